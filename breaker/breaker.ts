@@ -1,0 +1,189 @@
+import { randomUUID } from "node:crypto";
+import { canonicalArgs, clipCanonical, hashText } from "./canonical.js";
+import { priceUsage } from "./cost.js";
+import { decide, type Decision } from "./decide.js";
+import { BreakerError } from "./errors.js";
+import { BreakerEmitter } from "./events.js";
+import { summarizeOutcome, type RawOutcome } from "./outcome.js";
+import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
+import { MemoryStore } from "./stores/memory-store.js";
+import { freshCircuit, noUsage, type BreakerStore, type RecordResult, type StoreLimits } from "./stores/store.js";
+import type { CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
+
+/** How to build a breaker: where sessions live and which policy judges them. */
+export interface BreakerOptions {
+  /** Defaults to a new in-process MemoryStore. */
+  store?: BreakerStore;
+  /** Any subset of the policy; defaults fill the rest. */
+  policy?: PolicyInput | Policy;
+}
+
+/** The breaker's API: ask before a tool call, report after it. */
+export interface Breaker extends Pick<BreakerEmitter, "on"> {
+  readonly policy: Policy;
+  readonly store: BreakerStore;
+  /** Record the call and decide whether it may run. Idempotent per call id. */
+  check(sessionId: string, call: ToolCallRequest): Promise<Verdict>;
+  /** Report how a call ended: a ready ToolOutcome, or the raw output / error to summarize. */
+  complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void>;
+  /** Everything known about a session (an empty CLOSED session when unknown). */
+  inspect(sessionId: string): Promise<SessionSnapshot>;
+  /** Forget a session. */
+  reset(sessionId: string): Promise<void>;
+}
+
+/** Longest session id accepted; stores hash ids, this only bounds the work. */
+export const MAX_SESSION_ID_LENGTH = 16_384;
+
+function assertSessionId(sessionId: unknown): asserts sessionId is string {
+  if (typeof sessionId !== "string" || sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw new BreakerError(
+      "INVALID_SESSION_ID",
+      `Session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters.`,
+    );
+  }
+}
+
+function isToolOutcome(value: ToolOutcome | RawOutcome): value is ToolOutcome {
+  const v = value as Partial<ToolOutcome>;
+  return (v.kind === "ok" || v.kind === "empty" || v.kind === "error") && typeof v.fingerprint === "string";
+}
+
+/** The sentence a model gets beside a tool result while the circuit is HALF_OPEN. */
+export function advisoryFor(findings: readonly Finding[]): string {
+  const reasons = findings.map((f) => f.message).join(" ");
+  return `Loop warning from the circuit breaker: ${reasons} Do not repeat this call; change your approach or answer with what you have. Another repeat will stop the run.`;
+}
+
+function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Verdict {
+  const verdict: Verdict = {
+    callId: call.id,
+    tool: call.name,
+    step,
+    state: decision.state,
+    allowed: decision.state !== "OPEN",
+    findings: decision.findings,
+  };
+  if (decision.state === "HALF_OPEN") verdict.advisory = advisoryFor(decision.findings);
+  return verdict;
+}
+
+/** Create a breaker over a store and a policy. */
+export function createBreaker(options: BreakerOptions = {}): Breaker {
+  const policy = parsePolicy(options.policy ?? {});
+  const store = options.store ?? new MemoryStore();
+  const events = new BreakerEmitter();
+  const limits: StoreLimits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
+
+  // The circuit a fresh decision starts from: an expired OPEN gives the loop
+  // detectors a clean slate (since = the step before this call).
+  function liveCircuit(result: RecordResult): { circuit: CircuitRecord; expired: boolean } {
+    const { circuit, now, record } = result;
+    if (circuit.state === "OPEN" && circuit.openUntil <= now && circuit.asOf < record.step) {
+      return { circuit: { ...circuit, state: "CLOSED", openUntil: 0, since: record.step - 1, findings: [] }, expired: true };
+    }
+    return { circuit, expired: false };
+  }
+
+  async function persist(sessionId: string, circuit: CircuitRecord): Promise<void> {
+    try {
+      await store.transition(sessionId, circuit, limits);
+    } catch (error) {
+      // The verdict stands; the next check recomputes the same state from the window.
+      events.emit("storeError", { sessionId, error: error as Error, action: "ignored" });
+    }
+  }
+
+  async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
+    assertSessionId(sessionId);
+    if (!call || typeof call.name !== "string" || call.name.length === 0) {
+      throw new BreakerError("INVALID_CALL", "A tool call needs a non-empty string `name`.");
+    }
+    // A call without an id cannot be deduplicated; give it one rather than refuse it.
+    const request: ToolCallRequest = typeof call.id === "string" && call.id ? call : { ...call, id: `anon-${randomUUID()}` };
+    const canonical = canonicalArgs(request.args);
+    let result: RecordResult;
+    try {
+      result = await store.record(
+        sessionId,
+        {
+          id: request.id,
+          tool: request.name,
+          args: clipCanonical(canonical),
+          argsHash: hashText(canonical),
+          run: request.run ?? "default",
+          usage: priceUsage(request.usage, policy),
+        },
+        limits,
+      );
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      events.emit("storeError", { sessionId, error: err, action: "blocked" });
+      const finding: Finding = {
+        detector: "store_unavailable",
+        severity: "block",
+        message: `The breaker's store is unavailable (${err.message}); calls are refused until it recovers.`,
+        steps: [],
+      };
+      return verdictOf(request, 0, { state: "OPEN", findings: [finding] });
+    }
+
+    const { record, now } = result;
+    const stored = result.circuit;
+    if (result.duplicate) {
+      // A re-run of the same check: same answer, no new transition.
+      if (stored.state === "OPEN" && stored.asOf <= record.step) {
+        return verdictOf(request, record.step, { state: "OPEN", findings: stored.findings });
+      }
+      return verdictOf(request, record.step, decide({ ...result, policy, circuit: stored }));
+    }
+    const { circuit, expired } = liveCircuit(result);
+    if (circuit.state === "OPEN") {
+      const verdict = verdictOf(request, record.step, { state: "OPEN", findings: circuit.findings });
+      events.emit("reject", { sessionId, verdict });
+      return verdict;
+    }
+
+    const decision = decide({ ...result, circuit, policy });
+    const verdict = verdictOf(request, record.step, decision);
+    if (decision.state !== circuit.state || expired) {
+      await persist(sessionId, {
+        ...circuit,
+        state: decision.state,
+        openUntil: decision.state === "OPEN" ? now + policy.openSeconds * 1_000 : 0,
+        findings: decision.findings,
+        asOf: record.step,
+      });
+      if (decision.state === "OPEN") events.emit("open", { sessionId, verdict });
+      else if (decision.state === "HALF_OPEN") events.emit("halfOpen", { sessionId, verdict });
+      else events.emit("close", { sessionId, step: record.step });
+    }
+    if (!verdict.allowed) events.emit("reject", { sessionId, verdict });
+    return verdict;
+  }
+
+  async function complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void> {
+    assertSessionId(sessionId);
+    const summary = isToolOutcome(outcome) ? outcome : summarizeOutcome(outcome);
+    try {
+      await store.complete(sessionId, callId, summary, limits);
+    } catch (error) {
+      events.emit("storeError", { sessionId, error: error as Error, action: "ignored" });
+    }
+  }
+
+  async function inspect(sessionId: string): Promise<SessionSnapshot> {
+    assertSessionId(sessionId);
+    const snapshot = await store.snapshot(sessionId);
+    return (
+      snapshot ?? { sessionId, circuit: freshCircuit(""), window: [], usage: noUsage(), totalCalls: 0, runCalls: 0 }
+    );
+  }
+
+  async function reset(sessionId: string): Promise<void> {
+    assertSessionId(sessionId);
+    await store.reset(sessionId);
+  }
+
+  return { policy, store, check, complete, inspect, reset, on: events.on.bind(events) };
+}

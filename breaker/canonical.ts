@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { configure } from "safe-stable-stringify";
+
+// Sorted keys, BigInt as numbers-in-strings, cycles marked instead of thrown:
+// a fingerprint must exist for anything a model or a tool can produce.
+const stringify = configure({
+  bigint: true,
+  circularValue: "[Circular]",
+  deterministic: true,
+  maximumDepth: 64,
+  maximumBreadth: 10_000,
+});
+
+/** Stored canonical arguments are cut to this many characters; the hash covers all of them. */
+export const MAX_CANONICAL_CHARS = 2_048;
+
+// Keys whose values change on every call without meaning new information.
+const VOLATILE_KEY =
+  /^(request_?id|trace_?id|span_?id|correlation_?id|nonce|etag|timestamp|time|date|now|(fetched|generated|retrieved|checked|polled|updated|created)_?at|elapsed(_?ms)?|duration(_?ms)?|latency(_?ms)?|took(_?ms)?)$/i;
+const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
+
+function normalizeString(value: string): string {
+  return value.normalize("NFKC").trim();
+}
+
+function argsReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === "string") return normalizeString(value);
+  if (typeof value === "number" && Object.is(value, -0)) return 0;
+  return value;
+}
+
+function outputReplacer(key: string, value: unknown): unknown {
+  if (key && VOLATILE_KEY.test(key)) return undefined;
+  if (typeof value === "string") return normalizeString(value).replace(ISO_TIME, "<time>");
+  return argsReplacer(key, value);
+}
+
+function toJson(value: unknown, replacer: (key: string, value: unknown) => unknown): string {
+  try {
+    return stringify(value, replacer) ?? "null";
+  } catch (error) {
+    // Getters that throw, exotic proxies: hash what we can say about it.
+    return JSON.stringify(`[Unserializable: ${(error as Error)?.message ?? "unknown"}]`);
+  }
+}
+
+/** Canonical JSON of tool arguments: key order, surrounding whitespace and Unicode form never matter. */
+export function canonicalArgs(args: unknown): string {
+  return toJson(args, argsReplacer);
+}
+
+/** Canonical JSON of a tool output with volatile fields (request ids, timestamps) removed. */
+export function canonicalOutput(output: unknown): string {
+  return toJson(output, outputReplacer);
+}
+
+/** Short stable hash of a string (sha256, 128 bits, base64url). */
+export function hashText(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+}
+
+/** Fingerprint of tool arguments: equal exactly when the canonical forms are equal. */
+export function fingerprintArgs(args: unknown): string {
+  return hashText(canonicalArgs(args));
+}
+
+/** Fingerprint of a tool output, stable across runs and blind to volatile fields. */
+export function fingerprintOutput(output: unknown): string {
+  return hashText(canonicalOutput(output));
+}
+
+/** Canonical arguments cut to the stored length. */
+export function clipCanonical(canonical: string): string {
+  return canonical.length <= MAX_CANONICAL_CHARS
+    ? canonical
+    : `${canonical.slice(0, MAX_CANONICAL_CHARS)}…`;
+}

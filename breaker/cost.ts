@@ -1,0 +1,16 @@
+import type { Policy } from "./policy.js";
+import type { TokenUsage, UsageTotals } from "./types.js";
+
+function tokens(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+
+/** Spend of one model turn, priced by the policy's table (micro-dollars, so stores add integers). */
+export function priceUsage(usage: TokenUsage | undefined, policy: Policy): UsageTotals | undefined {
+  if (!usage) return undefined;
+  const inputTokens = tokens(usage.inputTokens);
+  const outputTokens = tokens(usage.outputTokens);
+  const price = (usage.model && policy.prices[usage.model]) || policy.prices["*"] || { input: 0, output: 0 };
+  const costMicros = Math.round(inputTokens * price.input + outputTokens * price.output);
+  return { inputTokens, outputTokens, costMicros };
+}

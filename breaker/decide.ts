@@ -1,0 +1,53 @@
+import { DETECTORS } from "./detectors/index.js";
+import { detectorsFor, type Policy } from "./policy.js";
+import type { CallRecord, CircuitRecord, CircuitState, Finding, UsageTotals } from "./types.js";
+
+/** What the decision needs: the window up to the candidate, and the session's counters. */
+export interface DecisionInput {
+  /** Session window, oldest first, ending with the candidate call. */
+  window: readonly CallRecord[];
+  circuit: CircuitRecord;
+  usage: UsageTotals;
+  runCalls: number;
+  now: number;
+  policy: Policy;
+}
+
+/** The state the findings call for, and the findings themselves. */
+export interface Decision {
+  state: CircuitState;
+  findings: Finding[];
+}
+
+/** Circuit state implied by a set of findings: any block opens, any warning half-opens. */
+export function stateOf(findings: readonly Finding[]): CircuitState {
+  if (findings.some((f) => f.severity === "block")) return "OPEN";
+  return findings.length > 0 ? "HALF_OPEN" : "CLOSED";
+}
+
+/**
+ * Run every detector over the window and turn their findings into a state.
+ * Pure: the runtime breaker and the offline evaluator both call this.
+ */
+export function decide(input: DecisionInput): Decision {
+  const candidate = input.window.at(-1);
+  if (!candidate) return { state: "CLOSED", findings: [] };
+  const session = input.window.slice(0, -1);
+  const run = session.filter((c) => c.run === candidate.run && c.step > input.circuit.since);
+  const detection = {
+    candidate,
+    run,
+    session,
+    runCalls: input.runCalls,
+    usage: input.usage,
+    now: input.now,
+    levels: detectorsFor(input.policy, candidate.tool),
+    policy: input.policy,
+  };
+  const findings: Finding[] = [];
+  for (const detector of DETECTORS) {
+    const finding = detector.detect(detection);
+    if (finding) findings.push(finding);
+  }
+  return { state: stateOf(findings), findings };
+}

@@ -1,0 +1,46 @@
+import type { DetectorsPolicy, Policy } from "../policy.js";
+import type { CallRecord, Finding, Severity, UsageTotals } from "../types.js";
+
+/** What a detector sees: pure data, no store, no clock of its own. */
+export interface DetectionInput {
+  /** The call being checked (its outcome is not known yet). */
+  candidate: CallRecord;
+  /** Earlier calls of the same run the loop detectors may look at, oldest first. */
+  run: readonly CallRecord[];
+  /** Earlier calls of the whole session still in the window, oldest first. */
+  session: readonly CallRecord[];
+  /** Calls in the current run, the candidate included (may exceed the window). */
+  runCalls: number;
+  /** Session spend, the candidate's model turn included. */
+  usage: UsageTotals;
+  /** Store clock, epoch ms. */
+  now: number;
+  /** Levels for the candidate's tool (nature and tool overrides applied). */
+  levels: DetectorsPolicy;
+  policy: Policy;
+}
+
+/** A pure function from the window and the candidate to a finding, or null. */
+export interface Detector {
+  id: string;
+  detect(input: DetectionInput): Finding | null;
+}
+
+/** Compare a measured count with warn/block levels; null below both. */
+export function severityOf(countValue: number, level: { warn: number; block: number }): Severity | null {
+  if (countValue >= level.block) return "block";
+  if (countValue >= level.warn) return "warn";
+  return null;
+}
+
+/** Build a finding when `countValue` reaches a level. */
+export function findingAt(
+  detector: string,
+  countValue: number,
+  level: { warn: number; block: number },
+  steps: number[],
+  message: (severity: Severity) => string,
+): Finding | null {
+  const severity = severityOf(countValue, level);
+  return severity ? { detector, severity, message: message(severity), steps, count: countValue } : null;
+}

