@@ -11,6 +11,17 @@ const stringify = configure({
   maximumBreadth: 10_000,
 });
 
+const plainStringify = configure({ bigint: true, circularValue: "[Circular]", deterministic: false });
+
+/** JSON text of any value a tool returns: BigInt, cycles and throwing getters never throw here. */
+export function safeJson(value: unknown): string {
+  try {
+    return plainStringify(value) ?? String(value);
+  } catch (error) {
+    return `[Unserializable: ${(error as Error)?.message ?? "unknown"}]`;
+  }
+}
+
 /** Stored canonical arguments are cut to this many characters; the hash covers all of them. */
 export const MAX_CANONICAL_CHARS = 2_048;
 

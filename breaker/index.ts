@@ -11,7 +11,7 @@ export { decide, stateOf } from "./decide.js";
 export type { Decision, DecisionInput } from "./decide.js";
 export { DETECTORS } from "./detectors/index.js";
 export type { Detector, DetectionInput } from "./detectors/index.js";
-export { canonicalArgs, canonicalOutput, fingerprintArgs, fingerprintOutput, hashText } from "./canonical.js";
+export { safeJson, canonicalArgs, canonicalOutput, fingerprintArgs, fingerprintOutput, hashText } from "./canonical.js";
 export { summarizeOutcome } from "./outcome.js";
 export type { RawOutcome } from "./outcome.js";
 export { priceUsage } from "./cost.js";

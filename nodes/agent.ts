@@ -1,0 +1,23 @@
+import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { GuardedState, ResolveRun } from "./run-settings.js";
+import { normalizeToolCalls } from "./tool-calls.js";
+
+/** The `agent` node: the chat model, with the tools bound, answers or asks for tool calls. */
+export function createAgentNode(resolve: ResolveRun) {
+  return async function agent(state: GuardedState, config: LangGraphRunnableConfig) {
+    const run = resolve(state, config);
+    const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
+    const response = await run.model.invoke(prompt, config);
+    const message = new AIMessage({
+      id: response.id,
+      content: response.content,
+      tool_calls: response.tool_calls,
+      invalid_tool_calls: response.invalid_tool_calls,
+      usage_metadata: response.usage_metadata,
+      response_metadata: response.response_metadata,
+      additional_kwargs: response.additional_kwargs,
+    });
+    return { messages: [normalizeToolCalls(message)], sessionId: run.sessionId, halted: false };
+  };
+}

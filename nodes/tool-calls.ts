@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { TokenUsage } from "../breaker/index.js";
+
+/** A tool call the model asked for; `parseError` is set when its arguments were not valid JSON. */
+export interface PendingCall {
+  id: string;
+  name: string;
+  args: unknown;
+  parseError?: string;
+}
+
+/** The last message when it is an AIMessage, the one whose tool calls are pending. */
+export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | undefined {
+  const last = messages.at(-1);
+  return last && AIMessage.isInstance(last) ? last : undefined;
+}
+
+/**
+ * Where a call whose arguments were not valid JSON keeps them. OpenAI-style
+ * APIs are sent only `tool_calls`, so a malformed call must live there too, or
+ * its error reply would answer a call the API never saw.
+ */
+export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
+
+/**
+ * Normalize a fresh model message in place: every call gets an id unique in
+ * the message (the breaker deduplicates by id and each call needs its own
+ * reply), and malformed calls join `tool_calls` with their raw arguments
+ * under UNPARSED_ARGS_KEY.
+ */
+export function normalizeToolCalls(message: AIMessage): AIMessage {
+  const seen = new Set<string>();
+  const unique = (id: string | undefined): string => {
+    let next = id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    for (let n = 2; seen.has(next); n++) next = `${id}_${n}`;
+    seen.add(next);
+    return next;
+  };
+  const valid = (message.tool_calls ?? []).map((c) => ({ ...c, id: unique(c.id) }));
+  const invalid = (message.invalid_tool_calls ?? []).map((c) => ({
+    type: "tool_call" as const,
+    id: unique(c.id),
+    name: c.name ?? "",
+    args: { [UNPARSED_ARGS_KEY]: c.args ?? "", error: c.error ?? "arguments are not valid JSON" },
+  }));
+  message.tool_calls = [...valid, ...invalid];
+  message.invalid_tool_calls = [];
+  return message;
+}
+
+/** Every call the message asks for; `parseError` marks those whose arguments were not JSON. */
+export function pendingCalls(message: AIMessage): PendingCall[] {
+  return (message.tool_calls ?? []).map((c) => {
+    const raw = c.args as Record<string, unknown> | undefined;
+    if (raw && typeof raw === "object" && UNPARSED_ARGS_KEY in raw) {
+      return { id: c.id ?? "", name: c.name, args: raw[UNPARSED_ARGS_KEY], parseError: String(raw.error) };
+    }
+    return { id: c.id ?? "", name: c.name, args: c.args };
+  });
+}
+
+/** The run a message list is in: the id of its latest user message, so each user turn is a run. */
+export function currentRunId(messages: readonly BaseMessage[]): string {
+  const human = messages.findLast((m) => m.getType() === "human");
+  return human?.id ?? "run-0";
+}
+
+/** Token usage the model reported for a message, in the breaker's terms. */
+export function usageOf(message: AIMessage): TokenUsage | undefined {
+  const usage = message.usage_metadata;
+  if (!usage) return undefined;
+  const model = message.response_metadata?.model_name ?? message.response_metadata?.model;
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    ...(typeof model === "string" ? { model } : {}),
+  };
+}

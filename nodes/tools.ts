@@ -1,0 +1,53 @@
+import { ToolMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Verdict } from "../breaker/index.js";
+import { checkCalls } from "./check-calls.js";
+import { circuitFrame } from "./circuit-frame.js";
+import type { GuardedState, ResolveRun } from "./run-settings.js";
+import { runTool } from "./run-tool.js";
+import { lastAIMessage, pendingCalls, type PendingCall } from "./tool-calls.js";
+
+/** Tag in front of the advisory a HALF_OPEN circuit adds to a tool result. */
+export const ADVISORY_TAG = "[circuit_breaker: HALF_OPEN]";
+
+/**
+ * The `tools` node: runs the calls the router approved, in parallel, reports
+ * each outcome to the breaker and answers every call with a ToolMessage.
+ */
+export function createToolsNode(resolve: ResolveRun) {
+  return async function tools(state: GuardedState, config: LangGraphRunnableConfig) {
+    const message = lastAIMessage(state.messages);
+    if (!message) return {};
+    const run = resolve(state, config);
+    const verdicts = await checkCalls(run, message);
+    const available = [...run.tools.keys()];
+
+    const answer = async (call: PendingCall, verdict: Verdict): Promise<ToolMessage> => {
+      if (!verdict.allowed) {
+        // The router sends refusals to circuit_fallback; this guards a re-routed state.
+        return new ToolMessage({
+          tool_call_id: call.id,
+          name: call.name,
+          status: "error",
+          content: circuitFrame(call, verdict, verdict),
+          artifact: { circuit: verdict },
+        });
+      }
+      const result = await runTool(run.tools.get(call.name), call, available, config);
+      await run.breaker.complete(run.sessionId, verdict.callId, result.outcome);
+      const content = verdict.advisory ? `${result.content}\n\n${ADVISORY_TAG} ${verdict.advisory}` : result.content;
+      return new ToolMessage({
+        tool_call_id: call.id,
+        name: call.name,
+        status: result.status,
+        content,
+        artifact: { circuit: verdict },
+      });
+    };
+
+    const calls = pendingCalls(message);
+    const messages = await Promise.all(calls.map((call, i) => answer(call, verdicts[i]!)));
+    config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts });
+    return { messages, verdicts };
+  };
+}
