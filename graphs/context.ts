@@ -41,7 +41,7 @@ const int = (fallback: number, min: number, max: number) =>
 export const AgentContextSchema = z.object({
   model: text(),
   systemPrompt: text(SYSTEM_PROMPT),
-  sessionId: text(),
+  sessionId: text(""),
   maxIdenticalCalls: int(3, 1, 100),
   halfOpenMargin: int(1, 0, 100),
   windowSeconds: int(60, 1, 86_400),
@@ -54,7 +54,7 @@ export const AgentContextSchema = z.object({
 export interface AgentContext {
   model: string;
   systemPrompt: string;
-  sessionId?: string;
+  sessionId: string;
   maxIdenticalCalls: number;
   halfOpenMargin: number;
   windowSeconds: number;
@@ -77,6 +77,14 @@ export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env)
   }
   const ctx = parsed.data as Omit<AgentContext, "model"> & { model?: string };
   return { ...ctx, model: ctx.model ?? defaultModelName(env) };
+}
+
+/**
+ * A complete context from a few overrides, for `invoke` and `stream` in code
+ * (their types want every field; the server and Studio accept partial JSON).
+ */
+export function runContext(overrides: Partial<AgentContext> = {}, env: NodeJS.ProcessEnv = process.env): AgentContext {
+  return parseContext(overrides, env);
 }
 
 const levels = (block: number, margin: number) => ({ block, warn: Math.max(1, block - margin) });
