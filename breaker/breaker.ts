@@ -71,8 +71,12 @@ function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Ver
 /** Create a breaker over a store and a policy. */
 export function createBreaker(options: BreakerOptions = {}): Breaker {
   const policy = parsePolicy(options.policy ?? {});
-  const store = options.store ?? new MemoryStore();
+  const store: BreakerStore = options.store ?? new MemoryStore();
   const events = new BreakerEmitter();
+  // A store that degrades on its own (Redis down, served from memory) reports it as a store error.
+  store.subscribe?.((event) =>
+    events.emit("storeError", { sessionId: event.sessionId ?? "", error: event.error, action: "fallback" }),
+  );
   const limits: StoreLimits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
 
   // The circuit a fresh decision starts from: an expired OPEN gives the loop
@@ -121,6 +125,7 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
       events.emit("storeError", { sessionId, error: err, action: "blocked" });
       const finding: Finding = {
         detector: "store_unavailable",
+        scope: "session",
         severity: "block",
         message: `The breaker's store is unavailable (${err.message}); calls are refused until it recovers.`,
         steps: [],
@@ -164,6 +169,12 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
 
   async function complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void> {
     assertSessionId(sessionId);
+    if (typeof callId !== "string" || outcome === null || typeof outcome !== "object") {
+      throw new BreakerError(
+        "INVALID_CALL",
+        "complete() needs the call id the call was checked with and an outcome object: a ToolOutcome, or { output } / { error } to summarize.",
+      );
+    }
     const summary = isToolOutcome(outcome) ? outcome : summarizeOutcome(outcome);
     try {
       await store.complete(sessionId, callId, summary, limits);

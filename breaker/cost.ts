@@ -10,7 +10,9 @@ export function priceUsage(usage: TokenUsage | undefined, policy: Policy): Usage
   if (!usage) return undefined;
   const inputTokens = tokens(usage.inputTokens);
   const outputTokens = tokens(usage.outputTokens);
-  const price = (usage.model && policy.prices[usage.model]) || policy.prices["*"] || { input: 0, output: 0 };
+  // Own keys only: a model named "constructor" or "__proto__" must not price itself with Object's members (NaN).
+  const own = typeof usage.model === "string" && Object.hasOwn(policy.prices, usage.model) ? policy.prices[usage.model] : undefined;
+  const price = own ?? policy.prices["*"] ?? { input: 0, output: 0 };
   const costMicros = Math.round(inputTokens * price.input + outputTokens * price.output);
   return { inputTokens, outputTokens, costMicros };
 }

@@ -1,4 +1,5 @@
 import { DETECTORS } from "./detectors/index.js";
+import { observedNature } from "./detectors/observed-nature.js";
 import { detectorsFor, type Policy } from "./policy.js";
 import type { CallRecord, CircuitRecord, CircuitState, Finding, UsageTotals } from "./types.js";
 
@@ -41,13 +42,13 @@ export function decide(input: DecisionInput): Decision {
     runCalls: input.runCalls,
     usage: input.usage,
     now: input.now,
-    levels: detectorsFor(input.policy, candidate.tool),
+    levels: detectorsFor(input.policy, candidate.tool, input.policy.inferPolling ? observedNature(candidate, run) : undefined),
     policy: input.policy,
   };
   const findings: Finding[] = [];
   for (const detector of DETECTORS) {
     const finding = detector.detect(detection);
-    if (finding) findings.push(finding);
+    if (finding) findings.push({ ...finding, scope: detector.scope });
   }
   return { state: stateOf(findings), findings };
 }

@@ -4,7 +4,8 @@ export type BreakerErrorCode =
   | "INVALID_SESSION_ID"
   | "INVALID_CALL"
   | "STORE_UNAVAILABLE"
-  | "INVALID_TRAJECTORY";
+  | "INVALID_TRAJECTORY"
+  | "INVALID_STORE_OPTIONS";
 
 /** A typed error with a code and a sentence a user can act on. */
 export class BreakerError extends Error {

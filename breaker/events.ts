@@ -10,8 +10,11 @@ export interface BreakerEvents {
   close: { sessionId: string; step: number };
   /** A call was refused. */
   reject: { sessionId: string; verdict: Verdict };
-  /** The store failed; `action` says what the breaker did about it. */
-  storeError: { sessionId: string; error: Error; action: "blocked" | "ignored" };
+  /**
+   * The store failed; `action` says what was done about it: the call was
+   * blocked, the failure ignored, or the store fell back to process memory.
+   */
+  storeError: { sessionId: string; error: Error; action: "blocked" | "ignored" | "fallback" };
 }
 
 export type BreakerEventName = keyof BreakerEvents;

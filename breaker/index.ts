@@ -3,7 +3,11 @@ export { createBreaker, advisoryFor, MAX_SESSION_ID_LENGTH } from "./breaker.js"
 export type { Breaker, BreakerOptions } from "./breaker.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
-export type { BreakerStore, NewCall, RecordResult, StoreLimits } from "./stores/store.js";
+export type { BreakerStore, NewCall, RecordResult, StoreEvent, StoreLimits } from "./stores/store.js";
+export { RedisStore } from "./stores/redis-store.js";
+export type { RedisFailMode, RedisStoreOptions } from "./stores/redis-store.js";
+export type { RedisClient } from "./stores/redis-connection.js";
+export { redisStoreFromEnv } from "./stores/redis-env.js";
 export { freshCircuit, noUsage } from "./stores/store.js";
 export { parsePolicy, detectorsFor, natureOf, DEFAULT_POLICY, PolicySchema } from "./policy.js";
 export type { Policy, PolicyInput, DetectorsPolicy, DetectorOverrides } from "./policy.js";
@@ -19,3 +23,23 @@ export { BreakerError } from "./errors.js";
 export type { BreakerErrorCode } from "./errors.js";
 export type { BreakerEvents, BreakerEventName, BreakerListener } from "./events.js";
 export type * from "./types.js";
+export { DEFAULT_NATURES } from "./policy.js";
+export { observedNature, sameRequest } from "./detectors/index.js";
+export {
+  evaluateTrajectory,
+  toTrajectory,
+  readTrajectoryItems,
+  InputError,
+  toHaveNoToolLoops,
+  describeFindings,
+  SYNTHETIC_TURN_MS,
+} from "./evaluator/index.js";
+export type {
+  EvaluationResult,
+  ReplayCall,
+  ReplayEvent,
+  ReplayTrajectory,
+  SourceItem,
+  MatcherContext,
+  MatcherResult,
+} from "./evaluator/index.js";

@@ -7,9 +7,17 @@ export interface RawOutcome {
   error?: unknown;
 }
 
+// Short "nothing found" sentences that tools return instead of an empty list.
+const NOTHING_FOUND =
+  /^((no|none|nothing|null|n\/a|not found)\b|(found )?0 (results|matches|records|rows|items|hits)\b|(could not|couldn't|unable to|did not|didn't) find\b)/i;
+const NOTHING_FOUND_MAX_CHARS = 200;
+
 function isEmptyValue(value: unknown): boolean {
   if (value === null || value === undefined) return true;
-  if (typeof value === "string") return value.trim() === "" || value.trim() === "[]" || value.trim() === "{}";
+  if (typeof value === "string") {
+    const text = value.trim();
+    return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_FOUND_MAX_CHARS && NOTHING_FOUND.test(text));
+  }
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === "object") {
     const entries = Object.values(value as Record<string, unknown>);
@@ -39,10 +47,15 @@ function errorText(error: unknown): string {
 
 /** Classify a tool result and fingerprint it, the same way at runtime and offline. */
 export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
-  if (raw.error !== undefined && raw.error !== null && raw.error !== false) {
-    return { kind: "error", fingerprint: hashText(`error:${errorText(raw.error)}`) };
+  const failed = raw.error !== undefined && raw.error !== null && raw.error !== false;
+  try {
+    if (failed) return { kind: "error", fingerprint: hashText(`error:${errorText(raw.error)}`) };
+    const value = parseIfJson(raw.output);
+    const kind: OutcomeKind = isEmptyValue(value) ? "empty" : "ok";
+    return { kind, fingerprint: hashText(`${kind}:${canonicalOutput(value)}`) };
+  } catch (error) {
+    // Throwing getters or proxy traps in tool output: still an outcome, never an exception out of the breaker.
+    const kind: OutcomeKind = failed ? "error" : "ok";
+    return { kind, fingerprint: hashText(`${kind}:[Unserializable: ${(error as Error)?.message ?? "unknown"}]`) };
   }
-  const value = parseIfJson(raw.output);
-  const kind: OutcomeKind = isEmptyValue(value) ? "empty" : "ok";
-  return { kind, fingerprint: hashText(`${kind}:${canonicalOutput(value)}`) };
 }

@@ -3,13 +3,9 @@ import { BreakerError } from "./errors.js";
 import type { ToolNature } from "./types.js";
 
 const count = z.number().int().min(1);
-
-/** A detector's levels: at `warn` the circuit goes HALF_OPEN, at `block` OPEN. */
-function levels(warn: number, block: number) {
-  return z
-    .object({ warn: count.default(warn), block: count.default(block) })
-    .refine((l) => l.warn <= l.block, { message: "warn must not exceed block" });
-}
+const positive = z.number().positive();
+const warnBeforeBlock = (l: { warn: number; block: number }) => l.warn <= l.block;
+const WARN_NOT_ABOVE_BLOCK = { message: "warn must not exceed block" };
 
 /** Thresholds of every detector. Counts include the call being checked. */
 export const DetectorsSchema = z.object({
@@ -21,30 +17,81 @@ export const DetectorsSchema = z.object({
       /** When a call's outcome differs from the previous identical call's, the count restarts. */
       resetOnProgress: z.boolean().default(true),
     })
-    .refine((l) => l.warn <= l.block, { message: "warn must not exceed block" })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** Calls whose arguments differ only cosmetically (case, suffixes, typos, a drifting offset) that keep bringing nothing new. */
+  semantic_stutter: z
+    .object({
+      warn: count.default(2),
+      block: count.default(3),
+      /** Least similarity (0..1) of every argument value for two calls to count as one request. */
+      similarity: z.number().min(0).max(1).default(0.7),
+      /** False counts every call of the family, successful or not (side effects: each success is the harm). */
+      resetOnProgress: z.boolean().default(true),
+    })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** The same call returning nothing new (empty, error, or its previous result) again and again. */
+  no_progress: z
+    .object({ warn: count.default(2), block: count.default(3) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** A sequence of 2..maxPeriod calls repeating with the same results; counts the calls that repeat an earlier turn. */
+  cycle: z
+    .object({
+      warn: count.default(2),
+      block: count.default(3),
+      maxPeriod: z.number().int().min(2).max(10).default(5),
+    })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** Consecutive failing calls in the run, whatever their arguments; the candidate counts. */
+  error_flood: z
+    .object({ warn: count.default(4), block: count.default(5) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Calls in the session within a sliding time window. */
   call_rate: z
     .object({
-      windowSeconds: z.number().positive().default(60),
+      windowSeconds: positive.default(60),
       warn: count.default(24),
       block: count.default(30),
     })
-    .refine((l) => l.warn <= l.block, { message: "warn must not exceed block" })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Calls in one run (one user turn). */
-  run_calls: levels(40, 50).prefault({}),
+  run_calls: z
+    .object({ warn: count.default(40), block: count.default(50) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** Input plus output tokens of the session's model turns. */
+  token_budget: z
+    .object({ warn: count.default(400_000), block: count.default(500_000) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** Dollars the session's model turns cost, priced with `prices`. */
+  cost_budget: z
+    .object({ warn: positive.default(1), block: positive.default(1.5) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
 });
 
 export type DetectorsPolicy = z.infer<typeof DetectorsSchema>;
 
+// Overrides: the same fields, every one optional, no defaults (a patch, not a policy).
 const DetectorOverridesSchema = z
   .object({
-    identical_repeat: z
-      .object({ warn: count, block: count, resetOnProgress: z.boolean() })
+    identical_repeat: z.object({ warn: count, block: count, resetOnProgress: z.boolean() }).partial(),
+    semantic_stutter: z
+      .object({ warn: count, block: count, similarity: z.number().min(0).max(1), resetOnProgress: z.boolean() })
       .partial(),
-    call_rate: z.object({ windowSeconds: z.number().positive(), warn: count, block: count }).partial(),
+    no_progress: z.object({ warn: count, block: count }).partial(),
+    cycle: z.object({ warn: count, block: count, maxPeriod: z.number().int().min(2).max(10) }).partial(),
+    error_flood: z.object({ warn: count, block: count }).partial(),
+    call_rate: z.object({ windowSeconds: positive, warn: count, block: count }).partial(),
     run_calls: z.object({ warn: count, block: count }).partial(),
+    token_budget: z.object({ warn: count, block: count }).partial(),
+    cost_budget: z.object({ warn: positive, block: positive }).partial(),
   })
   .partial();
 
@@ -52,6 +99,22 @@ const DetectorOverridesSchema = z
 export type DetectorOverrides = z.infer<typeof DetectorOverridesSchema>;
 
 const NatureSchema = z.enum(["read_only", "side_effecting", "pagination", "polling"]);
+
+/** Levels each nature gets by default; a policy's `natures` replaces this table. */
+export const DEFAULT_NATURES: Partial<Record<ToolNature, DetectorOverrides>> = {
+  // Polling repeats one call by design; give it room before calling it stuck.
+  polling: {
+    identical_repeat: { warn: 6, block: 8 },
+    no_progress: { warn: 6, block: 8 },
+    semantic_stutter: { warn: 6, block: 8 },
+    cycle: { warn: 6, block: 8 },
+  },
+  // Sending the same e-mail twice is the harm itself: no second identical or near-identical call.
+  side_effecting: {
+    identical_repeat: { warn: 2, block: 2, resetOnProgress: false },
+    semantic_stutter: { warn: 2, block: 2, resetOnProgress: false },
+  },
+};
 
 /** The breaker's whole configuration: detector levels, how long OPEN lasts, what the store keeps. */
 export const PolicySchema = z.object({
@@ -67,12 +130,12 @@ export const PolicySchema = z.object({
     .record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }))
     .default({ "*": { input: 3, output: 15 } }),
   /** Overrides by tool nature. */
-  natures: z.partialRecord(NatureSchema, DetectorOverridesSchema).default({
-    // Polling repeats one call by design; give it room before calling it stuck.
-    polling: { identical_repeat: { warn: 6, block: 8 } },
-    // Sending the same e-mail twice is the harm itself: no second identical call.
-    side_effecting: { identical_repeat: { warn: 2, block: 2, resetOnProgress: false } },
-  }),
+  natures: z.partialRecord(NatureSchema, DetectorOverridesSchema).default(DEFAULT_NATURES),
+  /**
+   * A tool with no declared nature whose identical call has returned a changed
+   * result earlier in the run is being watched, not stuck: give it the polling levels.
+   */
+  inferPolling: z.boolean().default(true),
   /** Per-tool settings: a nature and overrides that win over the nature's. */
   tools: z
     .record(
@@ -114,7 +177,11 @@ function merge(base: DetectorsPolicy, over: DetectorOverrides | undefined): Dete
   if (!over) return base;
   const out = { ...base } as Record<string, object>;
   for (const [id, patch] of Object.entries(over)) {
-    if (patch) out[id] = { ...(out[id] ?? {}), ...patch };
+    if (!patch) continue;
+    const next = { ...(out[id] ?? {}), ...patch } as { warn?: number; block?: number };
+    // A patch that lowers only `block` keeps the warning at or before it.
+    if (next.warn !== undefined && next.block !== undefined && next.warn > next.block) next.warn = next.block;
+    out[id] = next;
   }
   return out as DetectorsPolicy;
 }
@@ -124,15 +191,21 @@ export function natureOf(policy: Policy, tool: string): ToolNature | undefined {
   return policy.tools[tool]?.nature;
 }
 
-/** Detector levels for one tool: defaults, then its nature's overrides, then its own. Cached. */
-export function detectorsFor(policy: Policy, tool: string): DetectorsPolicy {
+/**
+ * Detector levels for one tool: defaults, then its nature's overrides, then
+ * its own. `observed` is a nature inferred from behaviour, used only when the
+ * policy declares none for the tool. Cached.
+ */
+export function detectorsFor(policy: Policy, tool: string, observed?: ToolNature): DetectorsPolicy {
   let cache = resolved.get(policy);
   if (!cache) resolved.set(policy, (cache = new Map()));
-  let levels = cache.get(tool);
-  if (!levels) {
-    const nature = natureOf(policy, tool);
-    levels = merge(merge(policy.detectors, nature && policy.natures[nature]), policy.tools[tool]?.detectors);
-    cache.set(tool, levels);
+  const declared = natureOf(policy, tool);
+  const nature = declared ?? observed;
+  const key = declared || !observed ? tool : `${tool}\u0000${observed}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = merge(merge(policy.detectors, nature && policy.natures[nature]), policy.tools[tool]?.detectors);
+    cache.set(key, found);
   }
-  return levels;
+  return found;
 }

@@ -65,9 +65,14 @@ export interface UsageTotals {
   costMicros: number;
 }
 
+/** What a finding is about: the current run's loop, or the whole session's budget. */
+export type FindingScope = "run" | "session";
+
 /** One reason the breaker found, with the evidence a person can check. */
 export interface Finding {
   detector: string;
+  /** "run" findings clear with the next user message; "session" ones (budgets) do not. */
+  scope: FindingScope;
   severity: Severity;
   /** A sentence a person understands. */
   message: string;
@@ -75,6 +80,8 @@ export interface Finding {
   steps: number[];
   /** The measured count (repeats, calls, tokens...) the levels were compared with. */
   count?: number;
+  /** The block level that count was compared with, so a report can say how close it came. */
+  limit?: number;
 }
 
 /** The breaker's answer for one call. */

@@ -1,5 +1,4 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { MemoryStore } from "../breaker/index.js";
 import { createAgentNode } from "../nodes/agent.js";
 import { createCircuitFallbackNode } from "../nodes/circuit-fallback.js";
 import { createRouter } from "../nodes/route.js";
@@ -30,11 +29,9 @@ export function buildGraph(deps: GraphDeps = {}) {
     .addConditionalEdges("agent", createRouter(resolve), ["tools", "circuit_fallback", END])
     .addEdge("tools", "agent")
     .addEdge("circuit_fallback", END)
-    .compile();
+    .compile({ checkpointer: deps.checkpointer });
 }
 
 /** The graph the LangGraph server and Studio load (see langgraph.json). */
 export const graph = buildGraph();
 graph.name = "Guarded agent";
-
-export { MemoryStore };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { createBreaker, type Breaker, type BreakerStore } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
@@ -20,6 +20,8 @@ export interface GraphDeps {
   breaker?: Breaker;
   /** Where breakers built from the context keep sessions. */
   store?: BreakerStore;
+  /** Thread persistence for runs outside the LangGraph server (which brings its own). */
+  checkpointer?: BaseCheckpointSaver;
   /** Environment for the model and store defaults (tests pass their own). */
   env?: NodeJS.ProcessEnv;
 }

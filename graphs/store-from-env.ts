@@ -1,6 +1,6 @@
-import { MemoryStore, type BreakerStore } from "../breaker/index.js";
+import { MemoryStore, redisStoreFromEnv, type BreakerStore } from "../breaker/index.js";
 
-/** The store the graph uses: Redis when REDIS_URL is set (not wired yet), else in process. */
-export function createStoreFromEnv(_env: NodeJS.ProcessEnv = process.env): BreakerStore {
-  return new MemoryStore();
+/** The breaker's store for this process: RedisStore when REDIS_URL is set (shared by every worker), else MemoryStore. */
+export function createStoreFromEnv(env: Record<string, string | undefined> = process.env): BreakerStore {
+  return redisStoreFromEnv(env) ?? new MemoryStore();
 }

@@ -1,7 +1,7 @@
 import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
-import { normalizeToolCalls } from "./tool-calls.js";
+import { normalizeToolCalls, toolCallIds } from "./tool-calls.js";
 
 /** The `agent` node: the chat model, with the tools bound, answers or asks for tool calls. */
 export function createAgentNode(resolve: ResolveRun) {
@@ -18,6 +18,6 @@ export function createAgentNode(resolve: ResolveRun) {
       response_metadata: response.response_metadata,
       additional_kwargs: response.additional_kwargs,
     });
-    return { messages: [normalizeToolCalls(message)], sessionId: run.sessionId, halted: false };
+    return { messages: [normalizeToolCalls(message, toolCallIds(state.messages))], sessionId: run.sessionId, halted: false };
   };
 }

@@ -4,7 +4,7 @@ import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
 import { circuitFrame, decisiveFinding } from "./circuit-frame.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
-import { lastAIMessage, pendingCalls } from "./tool-calls.js";
+import { lastAIMessage, pendingCalls, type PendingCall } from "./tool-calls.js";
 
 const MAX_RESULTS_SHOWN = 5;
 const RESULT_PREVIEW_CHARS = 240;
@@ -24,25 +24,52 @@ function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
     .slice(-MAX_RESULTS_SHOWN);
 }
 
+const NEXT_STEP = {
+  run:
+    "send a new message with more precise input (an exact name or id, a different query), and I will start " +
+    "over with a fresh loop window. If the repetition was intended, raise the breaker limits in the run's " +
+    "context (maxIdenticalCalls, maxCallsPerRun).",
+  session:
+    "this limit holds for the whole session, so a new message alone will not lift it. Wait for the time " +
+    "window to pass, or have an operator reset the session (`npm run breaker -- reset <session>`) or raise " +
+    "the limit in the breaker policy.",
+} as const;
+
 /** The final answer after a trip: what tripped, why, on which steps, what was found, what next. */
 export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): string {
   const finding = decisiveFinding(trip);
+  const scope = finding?.scope ?? "run";
   const steps = finding?.steps.length ? ` (steps ${finding.steps.join(", ")})` : "";
   const results = found.length
     ? found.map((m) => `- ${m.name ?? "tool"}: ${preview(m)}`).join("\n")
-    : "- Nothing usable: every call in this turn failed or came back empty.";
+    : "- No tool call in this turn returned a usable result.";
   return [
-    "I stopped this task because the circuit breaker tripped on a repeating tool call.",
+    scope === "run"
+      ? "I stopped this task because the circuit breaker caught my tool calls going in circles."
+      : "I stopped this task because this session reached a circuit breaker limit.",
     "",
     `**What tripped:** ${finding?.detector ?? "circuit_breaker"} on ${trip.tool}${steps}. ${finding?.message ?? ""}`.trim(),
     "",
     "**What I found before stopping:**",
     results,
     "",
-    "**How to proceed:** send a new message with more precise input (an exact name or id, a different query), " +
-      "and I will start over with a fresh loop window. If the repetition was intended, raise the breaker limits " +
-      "in the run's context (maxIdenticalCalls, maxCallsPerRun).",
+    `**How to proceed:** ${NEXT_STEP[scope]}`,
   ].join("\n");
+}
+
+/** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. */
+export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[]): ToolMessage[] {
+  const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
+  return calls.map(
+    (call, i) =>
+      new ToolMessage({
+        tool_call_id: call.id,
+        name: call.name,
+        status: "error",
+        content: circuitFrame(call, verdicts[i]!, trip),
+        artifact: { circuit: verdicts[i] },
+      }),
+  );
 }
 
 /**
@@ -57,16 +84,7 @@ export function createCircuitFallbackNode(resolve: ResolveRun) {
     const run = resolve(state, config);
     const verdicts = await checkCalls(run, message);
     const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
-    const replies = pendingCalls(message).map(
-      (call, i) =>
-        new ToolMessage({
-          tool_call_id: call.id,
-          name: call.name,
-          status: "error",
-          content: circuitFrame(call, verdicts[i]!, trip),
-          artifact: { circuit: verdicts[i] },
-        }),
-    );
+    const replies = refusalReplies(pendingCalls(message), verdicts);
     config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts, halted: true });
     const answer = new AIMessage({ content: fallbackAnswer(trip, partialResults(state.messages)) });
     return { messages: [...replies, answer], verdicts, halted: true };

@@ -23,14 +23,20 @@ export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | und
  */
 export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
 
+/** Ids of every tool call already asked for in a thread. */
+export function toolCallIds(messages: readonly BaseMessage[]): string[] {
+  return messages.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => c.id ?? "") : []));
+}
+
 /**
  * Normalize a fresh model message in place: every call gets an id unique in
- * the message (the breaker deduplicates by id and each call needs its own
- * reply), and malformed calls join `tool_calls` with their raw arguments
- * under UNPARSED_ARGS_KEY.
+ * the message and unlike any id in `taken` (the thread's earlier calls). The
+ * breaker deduplicates by id, so a model that reuses ids across turns would
+ * otherwise go uncounted; and each call needs its own reply. Malformed calls
+ * join `tool_calls` with their raw arguments under UNPARSED_ARGS_KEY.
  */
-export function normalizeToolCalls(message: AIMessage): AIMessage {
-  const seen = new Set<string>();
+export function normalizeToolCalls(message: AIMessage, taken: Iterable<string> = []): AIMessage {
+  const seen = new Set<string>(taken);
   const unique = (id: string | undefined): string => {
     let next = id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     for (let n = 2; seen.has(next); n++) next = `${id}_${n}`;

@@ -2,7 +2,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
-import { circuitFrame } from "./circuit-frame.js";
+import { refusalReplies } from "./circuit-fallback.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
 import { runTool } from "./run-tool.js";
 import { lastAIMessage, pendingCalls, type PendingCall } from "./tool-calls.js";
@@ -22,17 +22,14 @@ export function createToolsNode(resolve: ResolveRun) {
     const verdicts = await checkCalls(run, message);
     const available = [...run.tools.keys()];
 
+    const calls = pendingCalls(message);
+    if (verdicts.some((v) => !v.allowed)) {
+      // The router sends refused batches to circuit_fallback; a state routed
+      // here anyway gets the same refusal, and no call of the batch runs.
+      return { messages: refusalReplies(calls, verdicts), verdicts };
+    }
+
     const answer = async (call: PendingCall, verdict: Verdict): Promise<ToolMessage> => {
-      if (!verdict.allowed) {
-        // The router sends refusals to circuit_fallback; this guards a re-routed state.
-        return new ToolMessage({
-          tool_call_id: call.id,
-          name: call.name,
-          status: "error",
-          content: circuitFrame(call, verdict, verdict),
-          artifact: { circuit: verdict },
-        });
-      }
       const result = await runTool(run.tools.get(call.name), call, available, config);
       await run.breaker.complete(run.sessionId, verdict.callId, result.outcome);
       const content = verdict.advisory ? `${result.content}\n\n${ADVISORY_TAG} ${verdict.advisory}` : result.content;
@@ -45,7 +42,6 @@ export function createToolsNode(resolve: ResolveRun) {
       });
     };
 
-    const calls = pendingCalls(message);
     const messages = await Promise.all(calls.map((call, i) => answer(call, verdicts[i]!)));
     config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts });
     return { messages, verdicts };

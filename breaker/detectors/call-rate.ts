@@ -4,6 +4,7 @@ import { findingAt } from "./detector.js";
 /** Too many calls in the session within a sliding time window, whatever they are. */
 export const callRate: Detector = {
   id: "call_rate",
+  scope: "session",
   detect({ candidate, session, now, levels }) {
     const level = levels.call_rate;
     const from = now - level.windowSeconds * 1_000;

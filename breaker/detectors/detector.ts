@@ -1,5 +1,5 @@
 import type { DetectorsPolicy, Policy } from "../policy.js";
-import type { CallRecord, Finding, Severity, UsageTotals } from "../types.js";
+import type { CallRecord, Finding, FindingScope, Severity, UsageTotals } from "../types.js";
 
 /** What a detector sees: pure data, no store, no clock of its own. */
 export interface DetectionInput {
@@ -20,10 +20,15 @@ export interface DetectionInput {
   policy: Policy;
 }
 
+/** A finding as a detector reports it; `decide` adds the detector's scope. */
+export type DetectorFinding = Omit<Finding, "scope">;
+
 /** A pure function from the window and the candidate to a finding, or null. */
 export interface Detector {
   id: string;
-  detect(input: DetectionInput): Finding | null;
+  /** Whether its findings are about the run (loops) or the session (budgets). */
+  scope: FindingScope;
+  detect(input: DetectionInput): DetectorFinding | null;
 }
 
 /** Compare a measured count with warn/block levels; null below both. */
@@ -40,7 +45,9 @@ export function findingAt(
   level: { warn: number; block: number },
   steps: number[],
   message: (severity: Severity) => string,
-): Finding | null {
+): DetectorFinding | null {
   const severity = severityOf(countValue, level);
-  return severity ? { detector, severity, message: message(severity), steps, count: countValue } : null;
+  return severity
+    ? { detector, severity, message: message(severity), steps, count: countValue, limit: level.block }
+    : null;
 }

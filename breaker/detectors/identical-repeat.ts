@@ -1,3 +1,4 @@
+import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { madeProgress } from "./progress.js";
@@ -10,14 +11,20 @@ import { madeProgress } from "./progress.js";
  */
 export const identicalRepeat: Detector = {
   id: "identical_repeat",
+  scope: "run",
   detect({ candidate, run, levels }) {
     const level = levels.identical_repeat;
     const same = run.filter((c) => c.tool === candidate.tool && c.argsHash === candidate.argsHash);
     let streak = same;
     if (level.resetOnProgress) {
+      // Compare finished calls only: a call still running (another worker's) has shown nothing yet,
+      // so it neither resets the count nor makes the next result look new; it still counts as a repeat.
       let start = 0;
-      for (let i = 1; i < same.length; i++) {
-        if (madeProgress(same[i - 1]!, same[i]!)) start = i;
+      let previous: CallRecord | undefined;
+      for (const [i, call] of same.entries()) {
+        if (!call.outcome) continue;
+        if (previous && madeProgress(previous, call)) start = i;
+        previous = call;
       }
       streak = same.slice(start);
     }

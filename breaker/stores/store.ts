@@ -37,6 +37,17 @@ export interface RecordResult {
   runCalls: number;
 }
 
+/** Something a store did on its own that its users should hear about. */
+export interface StoreEvent {
+  /** `fallback`: the backend failed and the store served the operation from memory instead. */
+  type: "fallback";
+  /** The store method that failed over (record, complete, transition, snapshot, reset, sessions). */
+  operation: string;
+  /** Absent for operations that span sessions. */
+  sessionId?: string;
+  error: Error;
+}
+
 /**
  * Where the breaker keeps sessions. `record` is the hot path and must be one
  * atomic step (one round trip for a remote store): concurrent checks of one
@@ -71,6 +82,8 @@ export interface BreakerStore {
   sessions(): Promise<string[]>;
   /** Release connections or timers. */
   close?(): Promise<void>;
+  /** Listen to store events (a breaker forwards them as `storeError`); returns an unsubscribe function. */
+  subscribe?(listener: (event: StoreEvent) => void): () => void;
 }
 
 /** The circuit of a session nobody has seen yet. */

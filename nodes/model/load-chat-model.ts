@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
 import { SCENARIOS } from "./scenarios.js";
@@ -21,7 +22,9 @@ const cache = new Map<string, BaseChatModel>();
  * Models are cached by name and environment, so a run does not rebuild clients.
  */
 export function loadChatModel(name: string, env: NodeJS.ProcessEnv = process.env): BaseChatModel {
-  const key = `${name}\u0000${env.OPENAI_BASE_URL ?? ""}\u0000${env.OPENAI_API_KEY ? "key" : ""}`;
+  // The key's hash, not a flag: a graph built with another key must not reuse a client holding the first one.
+  const apiKey = env.OPENAI_API_KEY ? createHash("sha256").update(env.OPENAI_API_KEY).digest("base64url") : "";
+  const key = `${name}\u0000${env.OPENAI_BASE_URL ?? ""}\u0000${apiKey}`;
   const cached = cache.get(key);
   if (cached) return cached;
   const [provider, ...rest] = name.split(":");

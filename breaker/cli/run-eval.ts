@@ -1,0 +1,114 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { parseArgs } from "node:util";
+import { BreakerError } from "../errors.js";
+import { evaluateTrajectory } from "../evaluator/evaluate.js";
+import { InputError, readTrajectoryItems, type SourceItem } from "../evaluator/read-input.js";
+import { toTrajectory } from "../evaluator/to-trajectory.js";
+import type { ReplayTrajectory } from "../evaluator/trajectory.js";
+import { parsePolicy, type Policy } from "../policy.js";
+import { jsonReport, tableReport, type ReportRow } from "./eval-report.js";
+
+/** Where the CLI writes: injectable so tests read its output without a child process. */
+export interface EvalIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Terminal width for the table. */
+  columns?: number;
+}
+
+/** Exit codes: every trajectory passed, some failed, or the input could not be read. */
+export const EXIT = { passed: 0, failed: 1, unreadable: 2 } as const;
+
+const USAGE = "Usage: npm run eval -- <file or directory>... [--json] [--policy <file>]";
+
+// A directory stands for every .json / .jsonl file under it, in name order.
+async function expand(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) return [path];
+  const entries = await readdir(path, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries
+      .filter((e) => e.isDirectory() || /\.jsonl?$/i.test(e.name))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((e) => expand(join(path, e.name))),
+  );
+  return nested.flat();
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new InputError(file, 1, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+}
+
+async function loadPolicy(file: string | undefined): Promise<Policy> {
+  if (!file) return parsePolicy({});
+  const [item] = readTrajectoryItems(await readText(file), file);
+  try {
+    return parsePolicy(item?.value ?? {});
+  } catch (error) {
+    throw new InputError(file, item?.line ?? 1, (error as Error).message);
+  }
+}
+
+interface Loaded {
+  id: string;
+  trajectory: ReplayTrajectory;
+}
+
+function load(file: string, item: SourceItem): Loaded {
+  try {
+    const trajectory = toTrajectory(item.value);
+    return { id: trajectory.id ?? `${basename(file)}:${item.line}`, trajectory };
+  } catch (error) {
+    if (error instanceof BreakerError) throw new InputError(file, item.line, error.message);
+    throw error;
+  }
+}
+
+/** The eval CLI without the process: parse arguments, read every file, replay, report; returns the exit code. */
+export async function runEval(argv: readonly string[], io: EvalIo): Promise<number> {
+  let options: { json?: boolean; policy?: string; help?: boolean };
+  let files: string[];
+  try {
+    const parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { json: { type: "boolean" }, policy: { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+    options = parsed.values;
+    files = parsed.positionals;
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${USAGE}`);
+    return EXIT.unreadable;
+  }
+  if (options.help) {
+    io.out(USAGE);
+    return EXIT.passed;
+  }
+  if (files.length === 0) {
+    io.err(`No trajectory file given.\n${USAGE}`);
+    return EXIT.unreadable;
+  }
+  let policy: Policy;
+  const loaded: Loaded[] = [];
+  try {
+    policy = await loadPolicy(options.policy);
+    for (const file of (await Promise.all(files.map(expand))).flat()) {
+      for (const item of readTrajectoryItems(await readText(file), file)) loaded.push(load(file, item));
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    io.err(error.message);
+    return EXIT.unreadable;
+  }
+  const rows: ReportRow[] = [];
+  for (const { id, trajectory } of loaded) {
+    rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy) });
+  }
+  io.out(options.json ? JSON.stringify(jsonReport(rows), null, 2) : tableReport(rows, io.columns));
+  return rows.every((r) => r.result.passed) ? EXIT.passed : EXIT.failed;
+}

@@ -1,0 +1,122 @@
+import type { CallRecord } from "../types.js";
+import { featuresOf, type ArgFeatures, type FieldValue, type TextWords } from "./arg-features.js";
+
+// Up to this many words every word must have a close counterpart (a name, a
+// query, a path: one changed word is another request); longer prose may differ
+// in a few words and still say the same thing.
+const SHORT_TEXT_WORDS = 12;
+// Edit distance is quadratic. Only short words of short texts are compared
+// fuzzily, within a budget of DP cells per pair of calls; past it words must
+// match exactly, so crafted arguments cost microseconds more, never seconds.
+const MAX_FUZZY_WORD_CHARS = 32;
+const FUZZY_CELLS_PER_COMPARISON = 4_096;
+
+/** The fuzzy-matching work one comparison of two calls may still do. */
+interface Budget {
+  cells: number;
+}
+
+// Reused DP rows: word similarity runs on the hot path and must not allocate.
+const rows = [0, 1, 2].map(() => new Int32Array(MAX_FUZZY_WORD_CHARS + 1));
+
+// Edit similarity of two words: 1 - optimal-string-alignment distance / longer length.
+function wordSimilarity(a: string, b: string, budget: Budget): number {
+  const longest = Math.max(a.length, b.length);
+  // The distance is at least the length difference: skip words that cannot come close.
+  if (Math.abs(a.length - b.length) / longest > 0.5) return 0;
+  const cells = a.length * b.length;
+  if (cells > budget.cells) return 0;
+  budget.cells -= cells;
+  let [before, row, next] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) row[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    next[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        d = Math.min(d, before[j - 2]! + 1);
+      }
+      next[j] = d;
+    }
+    [before, row, next] = [row, next, before];
+  }
+  return 1 - row[b.length]! / longest;
+}
+
+// How well each word of `from` finds a counterpart in `to`: the least match, and the sum of matches.
+function matches(from: TextWords, to: TextWords, fuzzy: boolean, budget: Budget): { least: number; sum: number } {
+  let least = 1;
+  let sum = 0;
+  for (const word of from.list) {
+    let best = 0;
+    if (to.set.has(word)) best = 1;
+    else if (fuzzy && word.length <= MAX_FUZZY_WORD_CHARS && !/\d/.test(word)) {
+      for (const other of to.list) {
+        if (other.length <= MAX_FUZZY_WORD_CHARS) best = Math.max(best, wordSimilarity(word, other, budget));
+      }
+    }
+    least = Math.min(least, best);
+    sum += best;
+  }
+  return { least, sum };
+}
+
+function wordsSimilarity(a: TextWords, b: TextWords, budget: Budget): number {
+  if (a.text === b.text) return 1;
+  const short = a.list.length <= SHORT_TEXT_WORDS && b.list.length <= SHORT_TEXT_WORDS;
+  const ab = matches(a, b, short, budget);
+  if (short && ab.least === 0) return 0;
+  const ba = matches(b, a, short, budget);
+  if (short) return Math.min(ab.least, ba.least);
+  return (ab.sum + ba.sum) / (a.list.length + b.list.length);
+}
+
+/** Similarity (0..1) of two argument values: normalized words for text, relative drift for numbers. */
+export function valueSimilarity(a: FieldValue, b: FieldValue, budget: Budget = { cells: FUZZY_CELLS_PER_COMPARISON }): number {
+  if (a.kind === "text" && b.kind === "text") {
+    if (a.numbers !== b.numbers) return 0;
+    const content = wordsSimilarity(a.words, b.words, budget);
+    return content === 1 ? 1 : Math.max(content, wordsSimilarity(a.all, b.all, budget));
+  }
+  if (a.kind === "number" && b.kind === "number") {
+    if (a.value === b.value) return 1;
+    // Integers are counts and ids: another integer asks for something else.
+    if (Number.isInteger(a.value) && Number.isInteger(b.value)) return 0;
+    const drift = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
+    return drift <= 0.01 ? 1 - drift : 0;
+  }
+  return a.kind === "exact" && b.kind === "exact" && a.value === b.value ? 1 : 0;
+}
+
+/** Similarity of two argument sets: the least similar field decides, and different shapes score 0. */
+export function argsSimilarity(a: ArgFeatures, b: ArgFeatures): number {
+  if (a.shape !== b.shape) return 0;
+  const budget = { cells: FUZZY_CELLS_PER_COMPARISON };
+  let least = 1;
+  for (const [path, value] of a.fields) {
+    const other = b.fields.get(path);
+    least = Math.min(least, other ? valueSimilarity(value, other, budget) : 0);
+    if (least === 0) break;
+  }
+  return least;
+}
+
+/** True when two calls ask the same tool for the same thing, up to cosmetic differences. */
+export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): boolean {
+  if (a.tool !== b.tool) return false;
+  if (a.argsHash === b.argsHash) return true;
+  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
+  let similarity = pairs.get(key);
+  if (similarity === undefined) {
+    similarity = argsSimilarity(featuresOf(a), featuresOf(b));
+    if (pairs.size >= MAX_PAIRS) pairs.delete(pairs.keys().next().value as string);
+    pairs.set(key, similarity);
+  }
+  return similarity >= threshold;
+}
+
+// Similarity by argument-hash pair: each check compares the candidate with the
+// same window the last check saw, so most pairs were scored already.
+const pairs = new Map<string, number>();
+const MAX_PAIRS = 16_384;

@@ -1,0 +1,122 @@
+import { createBreaker } from "../breaker.js";
+import { parsePolicy, type Policy, type PolicyInput } from "../policy.js";
+import { MemoryStore } from "../stores/memory-store.js";
+import type { Finding, TokenUsage, Verdict } from "../types.js";
+import { toTrajectory } from "./to-trajectory.js";
+import type { ReplayTrajectory } from "./trajectory.js";
+import { addUsage } from "./usage.js";
+
+/** The verdict on one trajectory. */
+export interface EvaluationResult {
+  id?: string;
+  /** False exactly when the runtime breaker would have opened the circuit. */
+  passed: boolean;
+  /**
+   * 1 for a clean run, 0 for a tripped one; in between, 1 minus how close the
+   * worst warning came to its block level (count / limit), so 0.25 means a
+   * detector reached three quarters of the way to stopping the run.
+   */
+  score: number;
+  /** 1-based index (over tool calls) of the call the breaker refused, or null. */
+  trippedAtStep: number | null;
+  /** Every warning and the blocking findings, in the order they first appeared. */
+  findings: Finding[];
+  /** Tool calls replayed (the refused one included). */
+  calls: number;
+}
+
+/** Model turns of a trajectory without timestamps are taken to be this far apart. */
+export const SYNTHETIC_TURN_MS = 5_000;
+// A fixed epoch for undated trajectories, so replays never depend on the wall clock.
+const SYNTHETIC_START = Date.UTC(2025, 0, 1);
+
+function scoreOf(findings: readonly Finding[]): number {
+  let worst = 0;
+  for (const f of findings) {
+    if (f.count !== undefined && f.limit) worst = Math.max(worst, f.count / f.limit);
+  }
+  return Math.round(Math.max(0, 1 - worst) * 1_000) / 1_000;
+}
+
+function withNatures(policy: Policy, trajectory: ReplayTrajectory): Policy {
+  const declared = Object.entries(trajectory.natures).filter(([tool]) => !policy.tools[tool]?.nature);
+  if (declared.length === 0) return policy;
+  const tools = { ...policy.tools };
+  for (const [tool, nature] of declared) tools[tool] = { ...tools[tool], nature };
+  return { ...policy, tools };
+}
+
+// Findings worth reporting: one per detector, severity and episode (first evidence step).
+function collect(into: Map<string, Finding>, verdict: Verdict): void {
+  for (const finding of verdict.findings) {
+    const key = `${finding.detector}|${finding.severity}|${finding.steps[0] ?? verdict.step}`;
+    // Same episode seen again: keep its first position, report its latest evidence.
+    into.set(key, finding);
+  }
+}
+
+/**
+ * Replay a trajectory call by call through the runtime breaker (a real
+ * breaker over a MemoryStore whose clock follows the trajectory): check
+ * before each call, report its outcome after it, start a new run at every
+ * user message. It fails exactly when the breaker opens.
+ */
+export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | Policy): Promise<EvaluationResult> {
+  const trajectory = toTrajectory(input);
+  const base = parsePolicy(policy ?? {});
+  // Trajectory time: its own timestamps when it has them, else model turns SYNTHETIC_TURN_MS apart.
+  let now: number | undefined;
+  const store = new MemoryStore({ clock: () => now ?? SYNTHETIC_START });
+  const breaker = createBreaker({ store, policy: withNatures(base, trajectory) });
+  const session = trajectory.id ?? "trajectory";
+  const findings = new Map<string, Finding>();
+  // Results answer the latest model turn's calls: its ids -> the ids the replay used,
+  // so reused ids ("call_0" every turn) stay distinct. Calls never answered stay pending.
+  let replayIds = new Map<string, string[]>();
+  let unanswered: string[] = [];
+  const result = (passed: boolean, trippedAtStep: number | null): EvaluationResult => {
+    const list = [...findings.values()];
+    const score = passed ? scoreOf(list) : 0;
+    return { ...(trajectory.id ? { id: trajectory.id } : {}), passed, score, trippedAtStep, findings: list, calls };
+  };
+  let run = 0;
+  let calls = 0;
+  let pendingUsage: TokenUsage | undefined;
+
+  for (const event of trajectory.events) {
+    if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
+    if (event.type === "user") {
+      run++;
+      continue;
+    }
+    if (event.type === "result") {
+      const queue = event.callId !== undefined ? replayIds.get(event.callId) : undefined;
+      const callId = queue?.shift() ?? (event.callId === undefined ? unanswered[0] : undefined);
+      if (callId === undefined) continue;
+      unanswered.splice(unanswered.indexOf(callId), 1);
+      await breaker.complete(session, callId, event.outcome);
+      continue;
+    }
+    if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
+    replayIds = new Map();
+    unanswered = [];
+    pendingUsage = addUsage(pendingUsage, event.usage);
+    for (const call of event.calls) {
+      calls++;
+      const id = `${calls}:${call.id ?? ""}`;
+      if (call.id !== undefined) replayIds.set(call.id, [...(replayIds.get(call.id) ?? []), id]);
+      unanswered.push(id);
+      const verdict = await breaker.check(session, {
+        id,
+        name: call.name,
+        args: call.args,
+        run: `run-${run}`,
+        ...(pendingUsage ? { usage: pendingUsage } : {}),
+      });
+      pendingUsage = undefined;
+      collect(findings, verdict);
+      if (!verdict.allowed) return result(false, verdict.step);
+    }
+  }
+  return result(true, null);
+}

@@ -1,0 +1,76 @@
+import { BreakerError } from "../errors.js";
+import type { ToolNature } from "../types.js";
+import { asRecord, asString, parseArgs, timeOf } from "./fields.js";
+import { eventsOfMessage } from "./messages.js";
+import { outcomeOf } from "./tool-result.js";
+import type { ReplayEvent, ReplayTrajectory } from "./trajectory.js";
+import { usageOf } from "./usage.js";
+
+const NATURES = new Set<ToolNature>(["read_only", "side_effecting", "pagination", "polling"]);
+
+function invalid(message: string): never {
+  throw new BreakerError("INVALID_TRAJECTORY", message);
+}
+
+function naturesOf(value: unknown): Record<string, ToolNature> {
+  const out: Record<string, ToolNature> = {};
+  for (const [tool, nature] of Object.entries(asRecord(value) ?? {})) {
+    if (NATURES.has(nature as ToolNature)) out[tool] = nature as ToolNature;
+  }
+  return out;
+}
+
+// `{name, args, output?, error?}` entries: each is one model turn with one call and, when given, its result.
+// An entry with `role: "user"` (or only `user`) marks a new user turn.
+function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
+  return entries.flatMap((raw, index): ReplayEvent[] => {
+    const entry = asRecord(raw);
+    if (!entry) invalid(`toolCalls[${index}] is not an object.`);
+    const at = timeOf(entry);
+    const when = at === undefined ? {} : { at };
+    if (entry.role === "user" || entry.type === "user" || (entry.user !== undefined && entry.name === undefined)) {
+      return [{ type: "user", ...when }];
+    }
+    const name = asString(entry.name) ?? asString(entry.tool);
+    if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);
+    const id = asString(entry.id) ?? `call-${index + 1}`;
+    const usage = usageOf(entry);
+    const events: ReplayEvent[] = [
+      { type: "model", calls: [{ id, name, args: parseArgs(entry.args ?? entry.arguments) }], ...(usage ? { usage } : {}), ...when },
+    ];
+    if ("output" in entry || "error" in entry) {
+      events.push({ type: "result", callId: id, outcome: outcomeOf(entry.output, entry.error) });
+    }
+    return events;
+  });
+}
+
+function looksLikeMessage(value: unknown): boolean {
+  const record = asRecord(value);
+  return !!record && ("role" in record || "lc" in record || ("type" in record && !("messages" in record) && !("toolCalls" in record)));
+}
+
+/**
+ * Read one trajectory in any accepted shape: `{id?, messages}` (OpenAI or
+ * LangChain messages), `{id?, toolCalls}`, or a bare array of messages.
+ * An already-read ReplayTrajectory passes through. Unknown fields are
+ * ignored; a shape that is none of these throws an
+ * INVALID_TRAJECTORY BreakerError.
+ */
+export function toTrajectory(input: unknown): ReplayTrajectory {
+  if (Array.isArray(input)) {
+    if (!input.every(looksLikeMessage)) invalid("An array here must hold chat messages.");
+    return { events: input.flatMap(eventsOfMessage), natures: {} };
+  }
+  const record = asRecord(input);
+  if (!record) invalid(`A trajectory must be an object with "messages" or "toolCalls", not ${input === null ? "null" : typeof input}.`);
+  const id = record.id === undefined || record.id === null ? undefined : String(record.id);
+  const natures = naturesOf(record.natures);
+  const base = id === undefined ? { natures } : { id, natures };
+  if (Array.isArray(record.messages)) return { ...base, events: record.messages.flatMap(eventsOfMessage) };
+  const calls = record.toolCalls ?? record.tool_calls;
+  if (Array.isArray(calls)) return { ...base, events: eventsOfToolCalls(calls) };
+  // Already read (the CLI reads files first, then replays).
+  if (Array.isArray(record.events) && asRecord(record.natures)) return { ...base, events: record.events as ReplayEvent[] };
+  return invalid(`Trajectory${id ? ` "${id}"` : ""} has neither a "messages" array nor a "toolCalls" array.`);
+}

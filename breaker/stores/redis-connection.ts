@@ -1,0 +1,142 @@
+import type { ConnectionOptions } from "node:tls";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+
+/** A standalone client or a Cluster client: RedisStore works with either. */
+export type RedisClient = Redis | Cluster;
+
+/** How RedisStore builds its own client from a URL. */
+export interface RedisConnectOptions {
+  /** Treat the URL as one seed node of a Redis Cluster. */
+  cluster?: boolean;
+  /** TLS settings for rediss:// (a private CA, for instance). */
+  tls?: ConnectionOptions;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+}
+
+const SECRET_PARAM = /pass|secret|token|key/i;
+
+/** The URL with its password (and any secret-looking query value) replaced by "***", safe to log. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, "***");
+    }
+    return parsed.toString();
+  } catch {
+    return "<unparsable Redis URL>";
+  }
+}
+
+/** Secrets of a URL, to scrub from any text that may echo them. */
+export function urlSecrets(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    const secrets = [parsed.password, decodeURIComponent(parsed.password)];
+    for (const [name, value] of parsed.searchParams) if (SECRET_PARAM.test(name)) secrets.push(value);
+    return secrets.filter((s) => s.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+/** Where a client you were given points, for messages: never with its password, which is returned to scrub. */
+export function describeClient(client: RedisClient): { target: string; secrets: string[] } {
+  if (client instanceof Cluster) {
+    const password = client.options.redisOptions?.password;
+    return { target: "Redis Cluster", secrets: password ? [password] : [] };
+  }
+  const { host, port, tls, password } = client.options;
+  return { target: `${tls ? "rediss" : "redis"}://${host}:${port}`, secrets: password ? [password] : [] };
+}
+
+// Reconnect soon after Redis is back, without hammering it while it is down.
+const backoff = (times: number): number => Math.min(times * 100, 1_000);
+
+function nodeOptions(options: RedisConnectOptions): RedisOptions {
+  return {
+    // Connect on first use: a store that is built but never used (a module-level graph in a
+    // script) opens no socket, so it cannot keep the process alive.
+    lazyConnect: true,
+    connectTimeout: options.connectTimeoutMs,
+    commandTimeout: options.commandTimeoutMs,
+    // Fail a request as soon as its connection drops, and never replay it
+    // later: by then the breaker has already answered from its fallback.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+  };
+}
+
+/**
+ * A client that fails fast: short timeouts and no offline queue, so a dead or
+ * stalled Redis costs a check at most the timeouts, never a hang. It connects
+ * on the first command (see `whenReady`).
+ */
+export function connectRedis(url: string, options: RedisConnectOptions): RedisClient {
+  const secure = url.startsWith("rediss://");
+  const tls = secure ? { tls: options.tls ?? {} } : {};
+  let client: RedisClient;
+  if (options.cluster) {
+    const parsed = new URL(url);
+    client = new Cluster([{ host: parsed.hostname.replace(/^\[|\]$/g, ""), port: Number(parsed.port || 6379) }], {
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      clusterRetryStrategy: backoff,
+      slotsRefreshTimeout: options.connectTimeoutMs,
+      redisOptions: {
+        ...nodeOptions(options),
+        ...tls,
+        username: decodeURIComponent(parsed.username) || undefined,
+        password: decodeURIComponent(parsed.password) || undefined,
+      },
+    });
+  } else {
+    client = new Redis(url, { ...nodeOptions(options), ...tls, enableOfflineQueue: false, retryStrategy: backoff });
+  }
+  // Failures reach users through the store's fallback events and errors; an
+  // 'error' listener keeps ioredis from printing every reconnect attempt.
+  client.on("error", () => {});
+  return client;
+}
+
+/**
+ * Resolve once the client is ready: immediately when it is, within
+ * `timeoutMs` while it is still connecting, and never by waiting on a client
+ * that is down (that fails at once, the store then applies its fail mode).
+ */
+export async function whenReady(client: RedisClient, timeoutMs: number): Promise<void> {
+  if (client.status === "ready") return;
+  if (client.status === "wait") client.connect().catch(() => {});
+  if (client.status !== "connecting" && client.status !== "connect") {
+    throw new Error(`Redis is not connected (${client.status})`);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error): void => {
+      clearTimeout(timer);
+      client.off("ready", onReady);
+      client.off("close", onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = (): void => done();
+    const onClose = (): void => done(new Error("Redis connection closed while connecting"));
+    const timer = setTimeout(() => done(new Error(`Redis was not ready within ${timeoutMs} ms`)), timeoutMs);
+    client.once("ready", onReady);
+    client.once("close", onClose);
+  });
+}
+
+/** Settle `promise` or fail after `ms`: the last guard for clients built without a command timeout. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

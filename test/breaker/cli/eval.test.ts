@@ -1,0 +1,86 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { EXIT, runEval } from "../../../breaker/cli/run-eval.js";
+import { CORPUS_DIR } from "../evaluator/corpus.js";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "eval-cli-"));
+const write = (name: string, text: string) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+const seedClean = join(CORPUS_DIR, "seed/seed-clean-crm-finance.json");
+const seedStutter = join(CORPUS_DIR, "seed/seed-kb-search-offset-stutter.json");
+
+async function evalCli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runEval(args, { out: (t) => out.push(t), err: (t) => err.push(t), columns: 120 });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("eval CLI", () => {
+  it("prints the --json report and exits 1 when a trajectory fails", async () => {
+    const { code, out } = await evalCli(seedClean, seedStutter, "--json");
+    expect(code).toBe(EXIT.failed);
+    const report = JSON.parse(out);
+    expect(report.summary).toEqual({ total: 2, passed: 1, failed: 1 });
+    expect(report.results[0]).toEqual({ id: "seed-clean-crm-finance", passed: true, score: 1, trippedAtStep: null, findings: [] });
+    expect(report.results[1]).toMatchObject({ id: "seed-kb-search-offset-stutter", passed: false, score: 0, trippedAtStep: 3 });
+    for (const finding of report.results[1].findings) {
+      expect(Object.keys(finding).sort()).toEqual(["detector", "message", "severity", "steps"]);
+    }
+  });
+
+  it("exits 0 when everything passes and prints a table", async () => {
+    const { code, out } = await evalCli(seedClean);
+    expect(code).toBe(EXIT.passed);
+    expect(out).toContain("seed-clean-crm-finance");
+    expect(out).toMatch(/1 trajectories: .*1 passed/);
+  });
+
+  it("reads JSON Lines and names trajectories without an id by file and line", async () => {
+    const file = write("runs.jsonl", ['{"toolCalls":[{"name":"a","args":{}}]}', "", '{"id":"named","toolCalls":[]}'].join("\n"));
+    const { code, out } = await evalCli(file, "--json");
+    expect(code).toBe(EXIT.passed);
+    expect(JSON.parse(out).results.map((r: { id: string }) => r.id)).toEqual(["runs.jsonl:1", "named"]);
+  });
+
+  it("reads every .json file under a directory", async () => {
+    const { code, out } = await evalCli(join(CORPUS_DIR, "seed"), "--json");
+    expect(code).toBe(EXIT.failed);
+    expect(JSON.parse(out).results.map((r: { id: string }) => r.id)).toEqual(["seed-clean-crm-finance", "seed-kb-search-offset-stutter"]);
+  });
+
+  it("applies a --policy file", async () => {
+    const policy = write("policy.json", JSON.stringify({ detectors: { semantic_stutter: { warn: 5, block: 6 } } }));
+    expect((await evalCli(seedStutter, "--policy", policy)).code).toBe(EXIT.passed);
+  });
+
+  it("exits 2 naming the file and line of unreadable input", async () => {
+    const broken = write("broken.jsonl", '{"toolCalls":[]}\n{"toolCalls":[\n');
+    expect(await evalCli(broken)).toMatchObject({ code: EXIT.unreadable, err: `${broken}:2: invalid JSON (unexpected end of input).` });
+    const wrong = write("wrong.json", '[\n  {"messages": []},\n  {"steps": []}\n]');
+    const result = await evalCli(wrong);
+    expect(result.code).toBe(EXIT.unreadable);
+    expect(result.err).toMatch(new RegExp(`^${wrong.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: Trajectory has neither`));
+    expect((await evalCli(join(dir, "missing.json"))).err).toMatch(/missing\.json:1: cannot read the file \(ENOENT\)/);
+    const badPolicy = write("bad-policy.json", '{"detectors":{"cycle":{"warn":9,"block":2}}}');
+    expect(await evalCli(seedClean, "--policy", badPolicy)).toMatchObject({ code: EXIT.unreadable });
+    expect((await evalCli()).code).toBe(EXIT.unreadable);
+  });
+
+  it("runs as `npm run eval` does, with the exit code as the process status", async () => {
+    const cli = ["--import", "tsx", "breaker/cli/eval.ts"];
+    const ok = await run(process.execPath, [...cli, seedClean, "--json"]);
+    expect(JSON.parse(ok.stdout).summary.passed).toBe(1);
+    await expect(run(process.execPath, [...cli, seedStutter])).rejects.toMatchObject({ code: 1 });
+    await expect(run(process.execPath, [...cli, join(dir, "nope.json")])).rejects.toMatchObject({ code: 2 });
+  });
+});

@@ -1,0 +1,218 @@
+import { describe, expect, it } from "vitest";
+import { decideOn, findingOf, severity, times, type CallSpec } from "../support/window.js";
+
+const crm = (name: string, out?: string): CallSpec => ({ tool: "query_crm", args: { company_name: name }, ...(out ? { out } : {}) });
+const kb = (query: string, offset: number, out?: string): CallSpec => ({ tool: "kb_search", args: { query, offset, limit: 5 }, ...(out ? { out } : {}) });
+const poll = (out?: string): CallSpec => ({ tool: "check_job_status", args: { job_id: "j1" }, ...(out ? { out } : {}) });
+const polling = { tools: { check_job_status: { nature: "polling" as const } } };
+
+describe("identical_repeat", () => {
+  it("warns at the third identical call and blocks the fourth when nothing changes", () => {
+    const q = { tool: "query_database", args: { sql: "SELECT 1" }, out: "rows-A" };
+    expect(severity(decideOn(times(3, q)), "identical_repeat")).toBe("warn");
+    const decision = decideOn(times(4, q));
+    expect(decision.state).toBe("OPEN");
+    expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4], count: 4, limit: 4 });
+  });
+
+  it("restarts the count when the result changes (a stream bringing new chunks)", () => {
+    const specs = ["chunk-1", "chunk-2", "chunk-3", "chunk-4", "chunk-5"].map((out) => ({ tool: "tail_logs", args: { job: "d1" }, out }));
+    expect(decideOn([...specs, { tool: "tail_logs", args: { job: "d1" } }]).state).toBe("CLOSED");
+  });
+
+  it("compares errors by kind: new wording is no progress", () => {
+    const specs: CallSpec[] = [
+      { tool: "read", args: { path: "a" }, out: "error" },
+      { tool: "read", args: { path: "a" }, out: "error" },
+      { tool: "read", args: { path: "a" }, out: "error" },
+      { tool: "read", args: { path: "a" } },
+    ];
+    expect(severity(decideOn(specs), "identical_repeat")).toBe("block");
+  });
+
+  it("counts pending calls (concurrent identical checks are still limited)", () => {
+    expect(severity(decideOn(times(4, { tool: "t", args: { a: 1 } })), "identical_repeat")).toBe("block");
+  });
+
+  it("blocks the second identical call of a side-effecting tool, even after success", () => {
+    const email = { tool: "send_email", args: { to: "a@example.com", subject: "Hi", body: "Hello" } };
+    const policy = { tools: { send_email: { nature: "side_effecting" as const } } };
+    const decision = decideOn([{ ...email, out: "sent-1" }, email], { policy });
+    expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2] });
+    expect(decideOn([{ ...email, out: "sent-1" }, email]).state).toBe("CLOSED");
+  });
+
+  it("only looks at the current run", () => {
+    const q = { tool: "q", args: { a: 1 }, out: "same" };
+    expect(decideOn([{ ...q, run: "r1" }, { ...q, run: "r1" }, { ...q, run: "r1" }, { ...q, run: "r2" }]).state).toBe("CLOSED");
+  });
+});
+
+describe("no_progress", () => {
+  it("blocks a third identical call after two misses, whatever the error text", () => {
+    const miss = { tool: "get_financials", args: { company_id: "acc_004", year: 2024 }, out: "error" };
+    expect(severity(decideOn([miss, { ...miss, out: undefined }]), "no_progress")).toBe("warn");
+    const decision = decideOn([miss, miss, { ...miss, out: undefined }]);
+    expect(findingOf(decision, "no_progress")).toMatchObject({ severity: "block", steps: [1, 2, 3] });
+    expect(findingOf(decision, "no_progress")!.message).toMatch(/get_financials has brought nothing new 2 times in a row with these arguments \(2 errors\)/);
+  });
+
+  it("spares a retry that succeeds: the success ends the streak", () => {
+    const call = { tool: "get_financials", args: { company_id: "acc_002", year: 2024 } };
+    expect(decideOn([{ ...call, out: "error" }, { ...call, out: "numbers" }, call]).state).toBe("CLOSED");
+  });
+
+  it("does not count pending calls (the identical-repeat count covers them)", () => {
+    expect(severity(decideOn(times(3, { tool: "t", args: { a: 1 } })), "no_progress")).toBe("none");
+  });
+
+  it("gives a polling tool a larger allowance, yet stops a poll that never moves", () => {
+    const stuck = [...times(5, poll("running-40")), poll()];
+    expect(severity(decideOn(stuck, { policy: polling }), "no_progress")).toBe("none");
+    expect(decideOn([...times(8, poll("running-40")), poll()], { policy: polling }).state).toBe("OPEN");
+  });
+
+  it("spares a poll whose status moves", () => {
+    const moving = ["queued", "running-10", "running-40", "running-80", "running-95"].map((s) => poll(s));
+    expect(decideOn([...moving, poll()]).state).toBe("CLOSED");
+  });
+});
+
+describe("polling inferred from behaviour", () => {
+  it("treats an undeclared tool whose identical call changed result as polling", () => {
+    const specs = [poll("queued"), poll("running"), poll("running"), poll("running"), poll()];
+    expect(decideOn(specs).state).not.toBe("OPEN");
+    expect(decideOn(specs, { policy: { inferPolling: false } }).state).toBe("OPEN");
+  });
+
+  it("does not infer polling from a result that never changed", () => {
+    expect(decideOn([...times(3, poll("running")), poll()]).state).toBe("OPEN");
+  });
+});
+
+describe("semantic_stutter", () => {
+  it("catches the seed's kb_search stutter: same query, offset 0/5/10, all empty", () => {
+    const decision = decideOn([kb("configure SAML", 0, "empty"), kb("configure SAML", 5, "empty"), kb("configure SAML", 10)]);
+    expect(findingOf(decision, "semantic_stutter")).toMatchObject({ severity: "block", steps: [1, 2, 3] });
+    expect(findingOf(decision, "semantic_stutter")!.message).toContain("offset: 0 → 5 → 10");
+  });
+
+  it("catches cosmetic rewrites of a name whose lookups keep missing", () => {
+    const decision = decideOn([crm("Acme Corporation", "empty"), crm("ACME Corp.", "empty"), crm("acme corporation")]);
+    expect(decision.state).toBe("OPEN");
+    expect(findingOf(decision, "semantic_stutter")!.message).toMatch(/query_crm has asked for the same thing 3 times with only cosmetic changes \(company_name: "Acme Corporation" → "ACME Corp." → "acme corporation"\) and brought nothing new \(2 empty\)/);
+  });
+
+  it("counts variants that keep returning the same result as no progress", () => {
+    const specs = [crm("Acme Corp", "acme-record"), crm("ACME Corp", "acme-record"), crm("Acme Corp.", "acme-record"), crm("Acme, Corp")];
+    expect(severity(decideOn(specs), "semantic_stutter")).toBe("block");
+  });
+
+  it("spares pagination whose pages bring new records, and a miss followed by a hit", () => {
+    expect(decideOn([kb("billing", 0, "page-1"), kb("billing", 5, "page-2"), kb("billing", 10)]).state).toBe("CLOSED");
+    expect(severity(decideOn([crm("Acme Corporation", "empty"), crm("Acme Corp")]), "semantic_stutter")).toBe("warn");
+    expect(decideOn([crm("Acme Corporation", "empty"), crm("Acme Corp", "acme"), crm("Acme Corp.")]).state).not.toBe("OPEN");
+  });
+
+  it("spares distinct lookups that each miss", () => {
+    expect(decideOn([crm("Stark Industries", "empty"), crm("Wayne Enterprises", "empty"), crm("Initech")]).state).toBe("CLOSED");
+  });
+
+  it("blocks a near-duplicate side effect on the second call", () => {
+    const policy = { tools: { send_email: { nature: "side_effecting" as const } } };
+    const send = (subject: string, out?: string): CallSpec => ({ tool: "send_email", args: { to: "p@example.com", subject, body: "Signed." }, ...(out ? { out } : {}) });
+    expect(severity(decideOn([send("Renewal signed", "sent-1"), send("Renewal: signed!")], { policy }), "semantic_stutter")).toBe("block");
+    expect(decideOn([send("Renewal signed", "sent-1"), send("Invoice overdue")], { policy }).state).toBe("CLOSED");
+  });
+});
+
+describe("cycle", () => {
+  const index = (out = "entries"): CallSpec => ({ tool: "search_file_index", args: { pattern: "q3" }, out });
+  const read = (out = "error"): CallSpec => ({ tool: "read_file_contents", args: { path: "reports/q3#s.md" }, out });
+  const open = ({ out, ...spec }: CallSpec): CallSpec => spec;
+
+  it("warns at A,B,A,B and blocks the fifth call of an A/B ping-pong", () => {
+    expect(severity(decideOn([index(), read(), index(), open(read())]), "cycle")).toBe("warn");
+    const decision = decideOn([index(), read(), index(), read(), open(index())]);
+    expect(findingOf(decision, "cycle")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4, 5], count: 3 });
+    expect(findingOf(decision, "cycle")!.message).toContain("search_file_index → read_file_contents");
+  });
+
+  it("blocks a three-call cycle on its second round", () => {
+    const kbCall = (out = "empty"): CallSpec => ({ tool: "kb_search", args: { query: "q3 churn" }, out });
+    expect(severity(decideOn([index(), read(), kbCall(), index(), read(), open(kbCall())]), "cycle")).toBe("block");
+  });
+
+  it("spares an alternation whose results change (two jobs polled in turn while both move)", () => {
+    const job = (id: string, out?: string): CallSpec => ({ tool: "check_job_status", args: { job_id: id }, ...(out ? { out } : {}) });
+    const specs = [job("a", "a-0"), job("b", "b-0"), job("a", "a-30"), job("b", "b-25"), job("a", "a-70"), job("b")];
+    expect(severity(decideOn(specs), "cycle")).toBe("none");
+  });
+
+  it("spares alternating tools with new arguments each time", () => {
+    const specs = ["Acme", "Globex", "Initech"].flatMap((n, i): CallSpec[] => [
+      { tool: "query_crm", args: { company_name: n }, out: `crm-${i}` },
+      { tool: "get_financials", args: { company_id: `acc_00${i}` }, out: `fin-${i}` },
+    ]);
+    expect(severity(decideOn([...specs, { tool: "query_crm", args: { company_name: "Hooli" } }]), "cycle")).toBe("none");
+  });
+
+  it("leaves a plain repeat (period 1) to the repeat detectors", () => {
+    expect(severity(decideOn(times(5, { tool: "t", args: { a: 1 }, out: "same" })), "cycle")).toBe("none");
+  });
+});
+
+describe("error_flood", () => {
+  const sql = (text: string, out?: string): CallSpec => ({ tool: "query_database", args: { sql: text }, ...(out ? { out } : {}) });
+
+  it("blocks the fifth call after four straight failures with distinct arguments", () => {
+    const failing = ["SELECT SUM(a) FROM t", "SELECT a FROM t", "SELECT * FROM totals", "SELECT * FROM t GROUP BY c"].map((s) => sql(s, "error"));
+    expect(severity(decideOn([...failing.slice(0, 3), sql("SELECT x")]), "error_flood")).toBe("warn");
+    const decision = decideOn([...failing, sql("SELECT y")]);
+    expect(findingOf(decision, "error_flood")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4, 5] });
+  });
+
+  it("restarts after any call that did not fail", () => {
+    const specs = [sql("a", "error"), sql("b", "error"), sql("c", "rows"), sql("d", "error"), sql("e", "error"), sql("f")];
+    expect(severity(decideOn(specs), "error_flood")).toBe("none");
+  });
+});
+
+describe("budgets", () => {
+  const one: CallSpec[] = [{ tool: "t", args: {} }];
+
+  it("warns and blocks on session tokens", () => {
+    expect(severity(decideOn(one, { usage: { inputTokens: 390_000, outputTokens: 20_000 } }), "token_budget")).toBe("warn");
+    expect(findingOf(decideOn(one, { usage: { inputTokens: 480_000, outputTokens: 20_000 } }), "token_budget")).toMatchObject({
+      severity: "block",
+      count: 500_000,
+    });
+  });
+
+  it("warns and blocks on session cost in dollars", () => {
+    expect(severity(decideOn(one, { usage: { costMicros: 1_200_000 } }), "cost_budget")).toBe("warn");
+    const decision = decideOn(one, { usage: { costMicros: 1_600_000 } });
+    expect(findingOf(decision, "cost_budget")!.message).toContain("$1.60 (limit $1.50)");
+  });
+
+  it("counts calls per sliding window and per run", () => {
+    const burst = Array.from({ length: 30 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: 1_000 + i * 100 }));
+    expect(severity(decideOn(burst), "call_rate")).toBe("block");
+    const long = Array.from({ length: 50 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10_000 }));
+    expect(severity(decideOn(long), "run_calls")).toBe("block");
+    expect(severity(decideOn(long.slice(0, 40)), "run_calls")).toBe("warn");
+  });
+});
+
+describe("every finding", () => {
+  it("names its detector, a severity, a sentence and the evidence steps, candidate last", () => {
+    const decision = decideOn([kb("sso", 0, "empty"), kb("sso", 5, "empty"), kb("sso", 10)], { usage: { inputTokens: 600_000 } });
+    expect(decision.findings.length).toBeGreaterThanOrEqual(2);
+    for (const f of decision.findings) {
+      expect(f.detector).toMatch(/^[a-z_]+$/);
+      expect(["warn", "block"]).toContain(f.severity);
+      expect(f.message).toMatch(/^\S.{20,}\.$/);
+      expect(f.steps.at(-1)).toBe(3);
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { argFeatures, normalizeText } from "../../../breaker/detectors/arg-features.js";
+import { argsSimilarity, sameRequest } from "../../../breaker/detectors/similarity.js";
+import { canonicalArgs } from "../../../breaker/canonical.js";
+import { DEFAULT_POLICY } from "../../../breaker/policy.js";
+import { windowOf } from "../support/window.js";
+
+const threshold = DEFAULT_POLICY.detectors.semantic_stutter.similarity;
+const similarity = (a: unknown, b: unknown) => argsSimilarity(argFeatures(canonicalArgs(a)), argFeatures(canonicalArgs(b)));
+const same = (a: unknown, b: unknown) => similarity(a, b) >= threshold;
+
+describe("argument similarity", () => {
+  it("counts a changed legal suffix as the same name (the seed's Jaccard scored this 0)", () => {
+    expect(similarity({ company_name: "Acme Corp" }, { company_name: "Acme Corporation" })).toBe(1);
+  });
+
+  it.each([
+    ["case and punctuation", "Acme Corp", "ACME corp."],
+    ["whitespace", "Acme Corp", "Acme   Corp"],
+    ["reordered words", "Acme Corp", "Corp Acme"],
+    ["a typo", "Acme Corp", "Acme Crop"],
+    ["a dropped letter", "Initech", "Initec"],
+    ["a doubled letter", "Initech", "Inittech"],
+    ["another suffix", "Globex Inc", "Globex, LLC"],
+    ["accents", "Café Müller", "cafe muller"],
+  ])("treats %s as cosmetic", (_label, a, b) => {
+    expect(same({ company_name: a }, { company_name: b })).toBe(true);
+  });
+
+  it.each([
+    ["another company", "Acme Corp", "Globex Inc"],
+    ["an extra naming word", "Acme Corp", "Acme Holdings"],
+    ["a different short word", "Initech", "Hooli"],
+  ])("tells %s apart", (_label, a, b) => {
+    expect(same({ company_name: a }, { company_name: b })).toBe(false);
+  });
+
+  it("ignores paging and pacing fields but not what is asked", () => {
+    expect(same({ query: "sso", offset: 0, limit: 5 }, { query: "sso", offset: 10, limit: 20 })).toBe(true);
+    expect(same({ customer_id: "c1", page: 1 }, { customer_id: "c1", page: 7, page_size: 50 })).toBe(true);
+    expect(same({ job_id: "j1", wait_seconds: 5 }, { job_id: "j1", wait_seconds: 60 })).toBe(true);
+    expect(same({ query: "sso", offset: 0 }, { query: "billing", offset: 0 })).toBe(false);
+  });
+
+  it("treats a different number as a different request", () => {
+    expect(same({ order_id: "ORD-1001" }, { order_id: "ORD-1002" })).toBe(false);
+    expect(same({ order_id: 1001 }, { order_id: 1002 })).toBe(false);
+    expect(same({ company_id: "acc_001", year: 2023 }, { company_id: "acc_001", year: 2024 })).toBe(false);
+    expect(same({ path: "reports/q3.md" }, { path: "reports/q4.md" })).toBe(false);
+  });
+
+  it("allows a float to drift by under one percent", () => {
+    expect(same({ lat: 48.8566, lon: 2.3522 }, { lat: 48.8567, lon: 2.3522 })).toBe(true);
+    expect(same({ lat: 48.8566 }, { lat: 52.52 })).toBe(false);
+  });
+
+  it("compares SQL by its words, so a cosmetic rewrite matches and another table does not", () => {
+    const sql = "SELECT * FROM orders WHERE customer_id = 'cust_001'";
+    expect(same({ sql }, { sql: "select * from orders where customer_id='cust_001';" })).toBe(true);
+    expect(same({ sql }, { sql: "SELECT * FROM invoices WHERE customer_id = 'cust_001'" })).toBe(false);
+  });
+
+  it("drops filler words from free-text queries", () => {
+    expect(same({ query: "reset password" }, { query: "how to reset my password" })).toBe(true);
+    expect(same({ query: "weather in paris" }, { query: "weather in berlin" })).toBe(false);
+  });
+
+  it("compares e-mail addresses exactly (an address is an identifier)", () => {
+    expect(same({ to: "jon@example.com" }, { to: "JON@example.com" })).toBe(true);
+    expect(same({ to: "jon@example.com" }, { to: "jan@example.com" })).toBe(false);
+  });
+
+  it("never matches arguments of different shapes, and treats unset fields as absent", () => {
+    expect(same({ query: "sso" }, { query: "sso", category: "security" })).toBe(false);
+    expect(same({ query: "sso" }, { query: "sso", category: null })).toBe(true);
+  });
+
+  it("compares malformed (raw string) arguments as text", () => {
+    expect(same('{"company_name": "Acme Corp"', '{"company_name": "ACME Corp"')).toBe(true);
+  });
+
+  it("never calls calls of different tools the same request", () => {
+    const [a, b] = windowOf([
+      { tool: "query_crm", args: { name: "Acme" } },
+      { tool: "search_crm", args: { name: "Acme" } },
+    ]);
+    expect(sameRequest(a!, b!, threshold)).toBe(false);
+  });
+
+  it("keeps numbers when normalizing text, sorted", () => {
+    expect(normalizeText("Q3 2024 report, Acme Corp.").numbers).toBe("2024 q3");
+    expect(normalizeText("The Acme Corp").words.text).toBe("acme");
+  });
+});

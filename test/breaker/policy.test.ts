@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { BreakerError } from "../../breaker/errors.js";
+import { DEFAULT_POLICY, detectorsFor, parsePolicy } from "../../breaker/policy.js";
+
+describe("policy", () => {
+  it("gives every detector a warning before its block by default", () => {
+    for (const [id, level] of Object.entries(DEFAULT_POLICY.detectors)) {
+      expect(level.warn, id).toBeLessThan(level.block);
+    }
+  });
+
+  it("lets a polling tool wait longer and a side-effecting tool repeat nothing", () => {
+    const policy = parsePolicy({ tools: { poll: { nature: "polling" }, mail: { nature: "side_effecting" } } });
+    expect(detectorsFor(policy, "poll").no_progress.block).toBeGreaterThan(DEFAULT_POLICY.detectors.no_progress.block);
+    expect(detectorsFor(policy, "poll").identical_repeat.block).toBeGreaterThan(DEFAULT_POLICY.detectors.identical_repeat.block);
+    expect(detectorsFor(policy, "mail").identical_repeat).toMatchObject({ warn: 2, block: 2, resetOnProgress: false });
+    expect(detectorsFor(policy, "mail").semantic_stutter).toMatchObject({ block: 2, resetOnProgress: false });
+  });
+
+  it("applies a tool's own overrides over its nature's", () => {
+    const policy = parsePolicy({ tools: { poll: { nature: "polling", detectors: { no_progress: { block: 20 } } } } });
+    expect(detectorsFor(policy, "poll").no_progress).toEqual({ warn: 6, block: 20 });
+  });
+
+  it("keeps a warning at or before a block an override lowered", () => {
+    const policy = parsePolicy({ tools: { t: { detectors: { error_flood: { block: 2 } } } } });
+    expect(detectorsFor(policy, "t").error_flood).toEqual({ warn: 2, block: 2 });
+  });
+
+  it("uses an observed nature only when none is declared", () => {
+    const policy = parsePolicy({ tools: { mail: { nature: "side_effecting" } } });
+    expect(detectorsFor(policy, "status", "polling").identical_repeat.block).toBe(8);
+    expect(detectorsFor(policy, "mail", "polling").identical_repeat.block).toBe(2);
+  });
+
+  it("rejects a warn level above its block, naming the field", () => {
+    expect(() => parsePolicy({ detectors: { cycle: { warn: 5, block: 3 } } })).toThrow(BreakerError);
+    expect(() => parsePolicy({ detectors: { cycle: { warn: 5, block: 3 } } })).toThrow(/detectors\.cycle/);
+    expect(() => parsePolicy({ detectors: { semantic_stutter: { similarity: 2 } } })).toThrow(/semantic_stutter\.similarity/);
+  });
+
+  it("accepts budgets in tokens and dollars", () => {
+    const policy = parsePolicy({ detectors: { token_budget: { warn: 10, block: 20 }, cost_budget: { warn: 0.05, block: 0.1 } } });
+    expect(policy.detectors.cost_budget).toEqual({ warn: 0.05, block: 0.1 });
+  });
+});
