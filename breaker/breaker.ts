@@ -3,7 +3,7 @@ import { canonicalArgs, clipCanonical, hashText } from "./canonical.js";
 import { priceUsage } from "./cost.js";
 import { decide, type Decision } from "./decide.js";
 import { BreakerError } from "./errors.js";
-import { BreakerEmitter } from "./events.js";
+import { BreakerEmitter, type BreakerEventName, type BreakerListener } from "./events.js";
 import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
@@ -73,10 +73,25 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
   const policy = parsePolicy(options.policy ?? {});
   const store: BreakerStore = options.store ?? new MemoryStore();
   const events = new BreakerEmitter();
-  // A store that degrades on its own (Redis down, served from memory) reports it as a store error.
-  store.subscribe?.((event) =>
-    events.emit("storeError", { sessionId: event.sessionId ?? "", error: event.error, action: "fallback" }),
-  );
+  // A store that degrades on its own (Redis down, served from memory) reports
+  // it as a store error. Subscribed only while someone listens, so breakers
+  // built and dropped over one long-lived store leave no listeners behind.
+  let unsubscribeStore: (() => void) | undefined;
+  function on<K extends BreakerEventName>(name: K, listener: BreakerListener<K>): () => void {
+    const off = events.on(name, listener);
+    if (name === "storeError" && !unsubscribeStore) {
+      unsubscribeStore = store.subscribe?.((event) =>
+        events.emit("storeError", { sessionId: event.sessionId ?? "", error: event.error, action: "fallback" }),
+      );
+    }
+    return () => {
+      off();
+      if (name === "storeError" && events.listenerCount("storeError") === 0) {
+        unsubscribeStore?.();
+        unsubscribeStore = undefined;
+      }
+    };
+  }
   const limits: StoreLimits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
 
   // The circuit a fresh decision starts from: an expired OPEN gives the loop
@@ -196,5 +211,5 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     await store.reset(sessionId);
   }
 
-  return { policy, store, check, complete, inspect, reset, on: events.on.bind(events) };
+  return { policy, store, check, complete, inspect, reset, on };
 }

@@ -32,6 +32,11 @@ export class BreakerEmitter {
     return () => set.delete(listener as (event: never) => void);
   }
 
+  /** How many listeners an event has. */
+  listenerCount(name: BreakerEventName): number {
+    return this.listeners.get(name)?.size ?? 0;
+  }
+
   emit<K extends BreakerEventName>(name: K, event: BreakerEvents[K]): void {
     for (const listener of this.listeners.get(name) ?? []) {
       try {

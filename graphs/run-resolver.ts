@@ -26,6 +26,8 @@ export interface GraphDeps {
   env?: NodeJS.ProcessEnv;
 }
 
+const MAX_CACHED_POLICIES = 64;
+
 /**
  * Build the function every node uses to resolve its step: context parsed once
  * per step, breakers cached per distinct policy over one shared store, bound
@@ -44,7 +46,12 @@ export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "stor
     const policy = policyFromContext(ctx, natures);
     const key = JSON.stringify(policy);
     let breaker = breakers.get(key);
-    if (!breaker) breakers.set(key, (breaker = createBreaker({ store: deps.store, policy })));
+    if (!breaker) {
+      breaker = createBreaker({ store: deps.store, policy });
+      // Per-run overrides can make many policies; keep the most recent few.
+      if (breakers.size >= MAX_CACHED_POLICIES) breakers.delete(breakers.keys().next().value as string);
+      breakers.set(key, breaker);
+    }
     return breaker;
   };
 

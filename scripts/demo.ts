@@ -57,7 +57,9 @@ function trajectoryTable(run: GuardedRun): string {
 }
 
 async function show(scenario: Scenario): Promise<{ ok: boolean; run: GuardedRun; baseline: Awaited<ReturnType<typeof runUnguarded>> }> {
-  const run = await runGuarded(scenario, { store: createStoreFromEnv() });
+  // A RedisStore holds a connection open: close it, or the demo never exits.
+  const store = createStoreFromEnv();
+  const run = await runGuarded(scenario, { store }).finally(() => store.close?.());
   const baseline = await runUnguarded(scenario);
   const ok = run.halted === scenario.loops;
   console.log(`\n${pc.bold(pc.cyan(`■ ${scenario.name}`))}  ${scenario.description}`);

@@ -33,6 +33,8 @@ export interface Spend {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Input tokens of each model turn, in order (the benchmarks chart them). */
+  inputTokensByTurn: number[];
 }
 
 /** What one guarded run of a scenario did. */
@@ -49,11 +51,12 @@ export const TURN_CEILING = 50;
 
 /** Model turns, tokens and cost of a message list (the fallback's answer is not a model turn). */
 export function spendOf(messages: readonly BaseMessage[]): Spend {
-  const spend: Spend = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const spend: Spend = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, inputTokensByTurn: [] };
   for (const m of messages) {
     if (!AIMessage.isInstance(m) || !m.usage_metadata) continue;
     spend.turns += 1;
     spend.inputTokens += m.usage_metadata.input_tokens;
+    spend.inputTokensByTurn.push(m.usage_metadata.input_tokens);
     spend.outputTokens += m.usage_metadata.output_tokens;
   }
   const priced = priceUsage(spend, DEFAULT_POLICY);

@@ -1,0 +1,157 @@
+import net from "node:net";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createBreaker } from "../../breaker/breaker.js";
+import type { BreakerEvents } from "../../breaker/events.js";
+import { sessionKeys } from "../../breaker/stores/redis-keys.js";
+import type { RedisStore } from "../../breaker/stores/redis-store.js";
+import type { StoreEvent } from "../../breaker/stores/store.js";
+import type { ToolCallRequest } from "../../breaker/types.js";
+import { describeRedis, startRedisServer, waitFor, type RedisServer } from "../support/redis-server.js";
+import { TestStores } from "./redis-test-stores.js";
+
+// Short timeouts keep the suite quick; the defaults (500 / 1,000 ms) behave the same.
+const FAST = { commandTimeoutMs: 300, connectTimeoutMs: 500 };
+
+function guarded(store: RedisStore) {
+  const breaker = createBreaker({ store, policy: { detectors: { identical_repeat: { warn: 3, block: 4 } } } });
+  const storeErrors: BreakerEvents["storeError"][] = [];
+  breaker.on("storeError", (event) => storeErrors.push(event));
+  return { breaker, storeErrors };
+}
+
+let seq = 0;
+const call = (args: unknown = { q: seq }): ToolCallRequest => ({ id: `call-${++seq}`, name: "search", args });
+
+/** Wait until the store answers from Redis again: no error thrown and no new fallback event. */
+async function usingRedisAgain(store: RedisStore, events: StoreEvent[] = []): Promise<void> {
+  await waitFor("the store to use Redis again", async () => {
+    const before = events.length;
+    await store.snapshot("probe");
+    return events.length === before;
+  });
+}
+
+describeRedis("RedisStore when Redis fails", "binary", () => {
+  let server: RedisServer;
+  const stores = new TestStores(() => server.url);
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    server?.resume();
+    await stores.cleanup();
+    await server?.stop();
+  });
+
+  it("failMode open: a killed Redis falls back to memory with a warning, and Redis is used again after a restart", async () => {
+    const events: StoreEvent[] = [];
+    const store = stores.create({ ...FAST, failMode: "open", onEvent: (e) => events.push(e) });
+    const { breaker, storeErrors } = guarded(store);
+    expect((await breaker.check("s1", call())).step).toBe(1);
+
+    await server.kill();
+    // In memory the session starts over, and loop detection still works there.
+    const same = { q: "same" };
+    const during = [];
+    for (let i = 0; i < 4; i++) during.push(await breaker.check("s1", call(same)));
+    expect(during.map((v) => [v.step, v.state])).toEqual([[1, "CLOSED"], [2, "CLOSED"], [3, "HALF_OPEN"], [4, "OPEN"]]);
+    expect(events[0]).toMatchObject({ type: "fallback", operation: "record", sessionId: "s1" });
+    expect(events[0]!.error).toMatchObject({ code: "STORE_UNAVAILABLE" });
+    expect(events[0]!.error.message).toContain(`Redis at ${server.url}`);
+    expect(storeErrors.filter((e) => e.action === "fallback").length).toBeGreaterThanOrEqual(4);
+
+    await server.restart();
+    await usingRedisAgain(store, events);
+    // The restarted server kept nothing: step 1 again proves the call went to Redis, not to memory (step 5).
+    expect((await breaker.check("s1", call())).step).toBe(1);
+    const admin = new Redis(server.url);
+    expect(await admin.exists(sessionKeys(store.prefix, "s1").meta)).toBe(1);
+    await admin.quit();
+  });
+
+  it("failMode closed: a dead Redis blocks the call with a store_unavailable frame, then recovers", async () => {
+    const store = stores.create({ ...FAST, failMode: "closed" });
+    const { breaker, storeErrors } = guarded(store);
+    expect((await breaker.check("s1", call())).allowed).toBe(true);
+
+    await server.kill();
+    const verdict = await breaker.check("s1", call());
+    expect(verdict).toMatchObject({ allowed: false, state: "OPEN", step: 0 });
+    expect(verdict.findings).toHaveLength(1);
+    expect(verdict.findings[0]).toMatchObject({ detector: "store_unavailable", severity: "block" });
+    expect(verdict.findings[0]!.message).toContain(`Redis at ${server.url}`);
+    expect(storeErrors.map((e) => e.action)).toEqual(["blocked"]);
+    await expect(store.snapshot("s1")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+
+    await server.restart();
+    await usingRedisAgain(store);
+    expect(await breaker.check("s1", call())).toMatchObject({ allowed: true, step: 1 });
+  });
+
+  it("a paused server (SIGSTOP) past the command timeout: closed blocks, open falls back, both recover on SIGCONT", async () => {
+    const events: StoreEvent[] = [];
+    const closed = guarded(stores.create({ ...FAST, failMode: "closed" }));
+    const openStore = stores.create({ ...FAST, failMode: "open", onEvent: (e) => events.push(e) });
+    const open = guarded(openStore);
+    await closed.breaker.check("s1", call());
+    await open.breaker.check("s1", call());
+
+    server.pause();
+    try {
+      const blocked = await closed.breaker.check("s1", call());
+      expect(blocked).toMatchObject({ allowed: false, state: "OPEN" });
+      expect(blocked.findings[0]!.message).toMatch(/timed out|did not answer/);
+      const allowed = await open.breaker.check("s1", call());
+      expect(allowed).toMatchObject({ allowed: true, step: 1 });
+      expect(events.map((e) => e.operation)).toEqual(["record"]);
+    } finally {
+      server.resume();
+    }
+    await usingRedisAgain(closed.breaker.store as RedisStore);
+    await usingRedisAgain(openStore, events);
+    // Redis runs the stalled write on SIGCONT, so it holds 2 calls and this is step 3 (memory would say 2).
+    expect((await open.breaker.check("s1", call())).step).toBe(3);
+    expect((await closed.breaker.check("s1", call())).step).toBe(3);
+  });
+
+  it("CLIENT PAUSE past the command timeout: checks fall back; after CLIENT UNPAUSE they use Redis again", async () => {
+    const events: StoreEvent[] = [];
+    const store = stores.create({ ...FAST, failMode: "open", onEvent: (e) => events.push(e) });
+    const { breaker } = guarded(store);
+    expect((await breaker.check("s1", call())).step).toBe(1);
+    const admin = new Redis(server.url);
+    await admin.call("CLIENT", "PAUSE", "20000", "WRITE");
+    try {
+      expect(await breaker.check("s1", call())).toMatchObject({ allowed: true, step: 1 });
+      expect(events).toHaveLength(1);
+    } finally {
+      await admin.call("CLIENT", "UNPAUSE");
+      await admin.quit();
+    }
+    await usingRedisAgain(store, events);
+    // The paused write ran after the pause too, so Redis holds 2 or 3 calls; memory would say 2.
+    expect((await breaker.check("s1", call())).step).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a server that accepts connections but never answers costs a check only the timeouts", async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    const silentStores = new TestStores(() => url);
+    try {
+      const closed = guarded(silentStores.create({ ...FAST, failMode: "closed" }));
+      const blocked = await closed.breaker.check("s1", call());
+      expect(blocked).toMatchObject({ allowed: false, state: "OPEN" });
+      expect(blocked.findings[0]!.detector).toBe("store_unavailable");
+      const open = guarded(silentStores.create({ ...FAST, failMode: "open" }));
+      expect(await open.breaker.check("s1", call())).toMatchObject({ allowed: true, step: 1 });
+      expect(open.storeErrors.map((e) => e.action)).toContain("fallback");
+    } finally {
+      await silentStores.cleanup();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
