@@ -6,6 +6,7 @@ import { createBreaker, type Breaker, type BreakerStore } from "../breaker/index
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import { currentRunId } from "../nodes/tool-calls.js";
+import { secretsOf } from "../nodes/redact-secrets.js";
 import { VerdictMemo } from "../nodes/verdict-memo.js";
 import { toolNature } from "../tools/define-tool.js";
 import { parseContext, policyFromContext, type AgentContext } from "./context.js";
@@ -40,6 +41,7 @@ export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "stor
   const breakers = new Map<string, Breaker>();
   const bound = new WeakMap<BaseChatModel, RunSettings["model"]>();
   const memo = new VerdictMemo();
+  const secrets = secretsOf(env);
 
   const breakerFor = (ctx: AgentContext): Breaker => {
     if (deps.breaker) return deps.breaker;
@@ -80,6 +82,7 @@ export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "stor
         return modelFor(ctx.model);
       },
       tools,
+      secrets,
     };
   };
 }

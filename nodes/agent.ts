@@ -1,6 +1,7 @@
 import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
+import { redactError } from "./redact-secrets.js";
 import { normalizeToolCalls, toolCallIds } from "./tool-calls.js";
 
 /** The `agent` node: the chat model, with the tools bound, answers or asks for tool calls. */
@@ -8,7 +9,9 @@ export function createAgentNode(resolve: ResolveRun) {
   return async function agent(state: GuardedState, config: LangGraphRunnableConfig) {
     const run = resolve(state, config);
     const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
-    const response = await run.model.invoke(prompt, config);
+    const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
+      throw redactError(error, run.secrets);
+    });
     const message = new AIMessage({
       id: response.id,
       content: response.content,

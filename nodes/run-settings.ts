@@ -27,6 +27,8 @@ export interface RunSettings {
   /** The chat model with the tools bound. */
   model: Runnable<BaseLanguageModelInput, AIMessageChunk>;
   tools: ReadonlyMap<string, StructuredToolInterface>;
+  /** Secrets to mask in errors that leave the graph (API key, Redis password). */
+  secrets: readonly string[];
 }
 
 /** Resolves the settings of a step; built once per graph by `buildGraph`. */

@@ -45,6 +45,8 @@ export interface FakeOpenAIOptions {
   script?: CompletionScript | ScriptedReply[];
   /** When set, a bearer token other than this one gets the real API's 401. */
   apiKey?: string;
+  /** Answer a wrong key with the whole key in the message, as some proxies do (OpenAI masks it). */
+  echoKeyOnAuthError?: boolean;
   /** See `ValidateOptions.strictToolNames`; default true. */
   strictToolNames?: boolean;
 }
@@ -81,7 +83,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-function checkAuth(header: string | undefined, apiKey: string | undefined): OpenAIErrorResponse | null {
+function checkAuth(header: string | undefined, apiKey: string | undefined, echo = false): OpenAIErrorResponse | null {
   const token = header?.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";
   if (token === "") {
     return openaiError(
@@ -90,7 +92,7 @@ function checkAuth(header: string | undefined, apiKey: string | undefined): Open
     );
   }
   if (apiKey !== undefined && token !== apiKey) {
-    return openaiError(401, `Incorrect API key provided: ${token.slice(0, 3)}***. You can find your API key at https://platform.openai.com/account/api-keys.`, null, "invalid_api_key");
+    return openaiError(401, `Incorrect API key provided: ${echo ? token : `${token.slice(0, 3)}***`}. You can find your API key at https://platform.openai.com/account/api-keys.`, null, "invalid_api_key");
   }
   return null;
 }
@@ -121,7 +123,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       res.writeHead(e.status, { "content-type": "application/json" }).end(JSON.stringify(e.body));
     };
     if (req.method !== "POST" || !COMPLETION_PATHS.has(path)) return fail(openaiError(404, `Invalid URL (${req.method} ${path})`));
-    const refused = checkAuth(req.headers.authorization, options.apiKey) ?? validateChatRequest(body, { strictToolNames: options.strictToolNames ?? true });
+    const refused = checkAuth(req.headers.authorization, options.apiKey, options.echoKeyOnAuthError) ?? validateChatRequest(body, { strictToolNames: options.strictToolNames ?? true });
     if (refused) return fail(refused);
 
     const request = body as ChatCompletionRequest;
