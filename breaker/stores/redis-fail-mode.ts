@@ -14,6 +14,8 @@ export interface RedisGuardOptions {
   failMode: RedisFailMode;
   commandTimeoutMs: number;
   connectTimeoutMs: number;
+  /** After a failure, how long operations skip Redis before trying it again. */
+  retryAfterMs: number;
   /** Where Redis is, for messages (already redacted). */
   target: string;
   /** Strings to scrub from any message (passwords). */
@@ -23,14 +25,18 @@ export interface RedisGuardOptions {
 /**
  * Runs each store operation against Redis within the timeouts and, when Redis
  * fails, applies the fail mode: the memory fallback and an event, or a
- * STORE_UNAVAILABLE error. Every operation tries Redis first, so the store
- * uses Redis again as soon as the client has reconnected.
+ * STORE_UNAVAILABLE error. After a failure, operations skip Redis for
+ * `retryAfterMs` (so a check does not wait out one timeout on record and
+ * another on the transition right after it), then try it again: the store
+ * uses Redis again soon after the client has reconnected.
  */
 export class RedisGuard {
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   // The client's last connection error: the real reason behind a failed wait (WRONGPASS, ECONNREFUSED...).
   private lastError = "";
   private connecting: Promise<void> | undefined;
+  private skipUntil = 0;
+  private lastFailure: unknown;
 
   constructor(
     private readonly client: RedisClient,
@@ -68,9 +74,14 @@ export class RedisGuard {
     bounded = true,
   ): Promise<T> {
     try {
+      if (Date.now() < this.skipUntil) throw this.lastFailure;
       await this.ready();
       return bounded ? await withTimeout(viaRedis(), this.options.commandTimeoutMs) : await viaRedis();
     } catch (cause) {
+      if (Date.now() >= this.skipUntil) {
+        this.lastFailure = cause;
+        this.skipUntil = Date.now() + this.options.retryAfterMs;
+      }
       const error = this.unavailable(operation, cause);
       if (this.options.failMode === "closed") throw error;
       this.emit({ type: "fallback", operation, ...(sessionId === undefined ? {} : { sessionId }), error });

@@ -30,6 +30,8 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
   /** Longest wait for a connection in progress. Default 1,000 ms. */
   connectTimeoutMs?: number;
+  /** After Redis fails, how long to answer by the fail mode without trying it. Default 1,000 ms. */
+  retryAfterMs?: number;
   /** Receives the store's events (fallbacks), as does every breaker built on the store. */
   onEvent?: (event: StoreEvent) => void;
 }
@@ -114,7 +116,12 @@ export class RedisStore implements BreakerStore {
     }
     this.scripts = this.client as unknown as ScriptCommands;
     const failMode = this.failMode;
-    this.guard = new RedisGuard(this.client, { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, ...where }, this.owned);
+    const retryAfterMs = positive("retryAfterMs", options.retryAfterMs, 1_000);
+    this.guard = new RedisGuard(
+      this.client,
+      { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, retryAfterMs, ...where },
+      this.owned,
+    );
     if (options.onEvent) this.guard.subscribe(options.onEvent);
   }
 

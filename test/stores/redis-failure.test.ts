@@ -154,4 +154,44 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
       await new Promise((resolve) => silent.close(resolve));
     }
   });
+
+  it("after a failure, skips Redis for retryAfterMs instead of waiting out a timeout per operation", async () => {
+    // A server that passes the client's ready check (INFO) and then answers
+    // nothing: every command it receives is one the store waited on.
+    let received = "";
+    const sockets = new Set<net.Socket>();
+    const info = "# Server\r\nredis_version:7.0.0\r\nloading:0\r\n";
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("data", (chunk) => {
+        const text = chunk.toString("latin1");
+        received += text;
+        // Answer the connection handshake, in order: CLIENT SETINFO, then INFO.
+        for (const [command] of text.matchAll(/\r\n(client|info)\r\n/gi)) {
+          socket.write(/info/i.test(command) ? `$${info.length}\r\n${info}\r\n` : "+OK\r\n");
+        }
+      });
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    const silentStores = new TestStores(() => url);
+    const evalsSent = () => (received.match(/\r\neval(sha)?\r\n/gi) ?? []).length;
+    try {
+      const store = silentStores.create({ ...FAST, failMode: "open", retryAfterMs: 60_000 });
+      const { breaker } = guarded(store);
+      const same = { q: "same" };
+      await breaker.check("s1", call(same));
+      const afterFirst = evalsSent();
+      expect(afterFirst).toBe(1);
+      // Three more checks, the third a trip with its transition: all answered from memory, none sent.
+      const verdicts = [];
+      for (let i = 0; i < 3; i++) verdicts.push(await breaker.check("s1", call(same)));
+      expect(verdicts.map((v) => v.state)).toEqual(["CLOSED", "HALF_OPEN", "OPEN"]);
+      expect(evalsSent()).toBe(afterFirst);
+    } finally {
+      await silentStores.cleanup();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });
