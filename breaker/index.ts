@@ -20,6 +20,7 @@ export { summarizeOutcome } from "./outcome.js";
 export type { RawOutcome } from "./outcome.js";
 export { priceUsage } from "./cost.js";
 export { BreakerError } from "./errors.js";
+export { BoundedCache } from "./bounded-cache.js";
 export type { BreakerErrorCode } from "./errors.js";
 export type { BreakerEvents, BreakerEventName, BreakerListener } from "./events.js";
 export type * from "./types.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
-import { createBreaker, type Breaker, type BreakerStore } from "../breaker/index.js";
+import { BoundedCache, createBreaker, type Breaker, type BreakerStore } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import { currentRunId } from "../nodes/tool-calls.js";
@@ -27,31 +27,39 @@ export interface GraphDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-const MAX_CACHED_POLICIES = 64;
+// Per-run overrides can make many policies; keep the most recent ones.
+const MAX_CACHED_POLICIES = 32;
+const LIMIT_FIELDS = [
+  "maxIdenticalCalls",
+  "halfOpenMargin",
+  "windowSeconds",
+  "maxCallsPerWindow",
+  "maxCallsPerRun",
+  "openSeconds",
+] as const satisfies readonly (keyof AgentContext)[];
 
 /**
- * Build the function every node uses to resolve its step: context parsed once
- * per step, breakers cached per distinct policy over one shared store, bound
- * models cached per model.
+ * Build the function every node uses to resolve its step. It runs several
+ * times per tool call, so the costly parts are cached: breakers (and their
+ * parsed policies) per distinct set of limits over one shared store, bound
+ * models per model. Parsing the context itself takes microseconds.
  */
 export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "store">> & GraphDeps): ResolveRun {
   const env = deps.env ?? process.env;
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
   const natures = Object.fromEntries(deps.tools.map((t) => [t.name, toolNature(t)]));
-  const breakers = new Map<string, Breaker>();
+  const breakers = new BoundedCache<string, Breaker>(MAX_CACHED_POLICIES);
   const bound = new WeakMap<BaseChatModel, RunSettings["model"]>();
   const memo = new VerdictMemo();
   const secrets = secretsOf(env);
 
   const breakerFor = (ctx: AgentContext): Breaker => {
     if (deps.breaker) return deps.breaker;
-    const policy = policyFromContext(ctx, natures);
-    const key = JSON.stringify(policy);
+    // The limits are all the policy takes from the context (the natures are fixed per graph).
+    const key = JSON.stringify(LIMIT_FIELDS.map((field) => ctx[field]));
     let breaker = breakers.get(key);
     if (!breaker) {
-      breaker = createBreaker({ store: deps.store, policy });
-      // Per-run overrides can make many policies; keep the most recent few.
-      if (breakers.size >= MAX_CACHED_POLICIES) breakers.delete(breakers.keys().next().value as string);
+      breaker = createBreaker({ store: deps.store, policy: policyFromContext(ctx, natures) });
       breakers.set(key, breaker);
     }
     return breaker;

@@ -1,15 +1,17 @@
-import type { Verdict } from "../breaker/index.js";
+import { BoundedCache, type Verdict } from "../breaker/index.js";
 
 /**
- * A small LRU of the verdicts the router obtained, keyed by session and call
- * id. The nodes after the router read it instead of a second store round trip;
- * on a miss (another worker ran the router) they re-check, which is
- * idempotent per call id.
+ * The verdicts the router obtained, keyed by session and call id. The nodes
+ * after the router read them instead of a second store round trip; on a miss
+ * (another worker ran the router, or the entry aged out) they re-check, which
+ * is idempotent per call id.
  */
 export class VerdictMemo {
-  private readonly entries = new Map<string, Verdict>();
+  private readonly entries: BoundedCache<string, Verdict>;
 
-  constructor(private readonly capacity = 2_048) {}
+  constructor(capacity = 2_048) {
+    this.entries = new BoundedCache(capacity);
+  }
 
   private key(sessionId: string, callId: string): string {
     return `${sessionId}\u0000${callId}`;
@@ -20,9 +22,6 @@ export class VerdictMemo {
   }
 
   set(sessionId: string, verdict: Verdict): void {
-    const key = this.key(sessionId, verdict.callId);
-    this.entries.delete(key);
-    this.entries.set(key, verdict);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(this.key(sessionId, verdict.callId), verdict);
   }
 }

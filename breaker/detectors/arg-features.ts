@@ -1,3 +1,4 @@
+import { BoundedCache } from "../bounded-cache.js";
 import type { CallRecord } from "../types.js";
 
 /** One argument value reduced to what tells two requests apart. */
@@ -100,8 +101,7 @@ export function argFeatures(args: string): ArgFeatures {
 // Two caches: by record (free when the same window is checked again) and by
 // argument hash (stores hand out fresh copies of records on every check).
 const byRecord = new WeakMap<CallRecord, ArgFeatures>();
-const byHash = new Map<string, ArgFeatures>();
-const MAX_CACHED = 4_096;
+const byHash = new BoundedCache<string, ArgFeatures>(2_048);
 
 /** Features of a call's arguments, parsed once and cached. */
 export function featuresOf(call: CallRecord): ArgFeatures {
@@ -110,7 +110,6 @@ export function featuresOf(call: CallRecord): ArgFeatures {
   features = byHash.get(call.argsHash);
   if (!features) {
     features = argFeatures(call.args);
-    if (byHash.size >= MAX_CACHED) byHash.delete(byHash.keys().next().value as string);
     byHash.set(call.argsHash, features);
   }
   byRecord.set(call, features);

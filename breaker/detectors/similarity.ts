@@ -1,3 +1,4 @@
+import { BoundedCache } from "../bounded-cache.js";
 import type { CallRecord } from "../types.js";
 import { featuresOf, type ArgFeatures, type FieldValue, type TextWords } from "./arg-features.js";
 
@@ -110,7 +111,6 @@ export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): bo
   let similarity = pairs.get(key);
   if (similarity === undefined) {
     similarity = argsSimilarity(featuresOf(a), featuresOf(b));
-    if (pairs.size >= MAX_PAIRS) pairs.delete(pairs.keys().next().value as string);
     pairs.set(key, similarity);
   }
   return similarity >= threshold;
@@ -118,5 +118,4 @@ export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): bo
 
 // Similarity by argument-hash pair: each check compares the candidate with the
 // same window the last check saw, so most pairs were scored already.
-const pairs = new Map<string, number>();
-const MAX_PAIRS = 16_384;
+const pairs = new BoundedCache<string, number>(8_192);

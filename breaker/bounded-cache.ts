@@ -1,0 +1,34 @@
+/**
+ * A size-bounded cache in two generations: when the young map fills, it
+ * becomes the old one and the oldest generation is dropped whole. Every
+ * operation is O(1); evicting one entry at a time by deleting a Map's first
+ * key degrades as deleted slots pile up, and these caches sit on the hot path.
+ */
+export class BoundedCache<K, V> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+
+  /** `capacity`: entries per generation, so at most twice this many are held. */
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const hit = this.young.get(key);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(key);
+    if (aged !== undefined) this.set(key, aged);
+    return aged;
+  }
+
+  set(key: K, value: V): void {
+    if (this.young.size >= this.capacity && !this.young.has(key)) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+
+  delete(key: K): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+}
