@@ -34,27 +34,8 @@ export function encodeCall(call: NewCall): EncodedCall {
   };
 }
 
-/** A session as the record and snapshot scripts return it (cjson-encoded). */
-interface ScriptReply {
-  now: string | number;
-  duplicate: boolean;
-  /** cjson writes an empty table as `{}`. */
-  window: string[] | Record<string, never>;
-  outcomes: Record<string, string>;
-  sid: string | false;
-  circuit: string | false;
-  run: string | false;
-  asOf: string | false;
-  total: string | number | false;
-  runStart: string | false;
-  inTok: string | false;
-  outTok: string | false;
-  cost: string | false;
-}
-
 /** A script reply decoded into the store's types. */
 export interface DecodedSession {
-  sessionId: string;
   now: number;
   duplicate: boolean;
   window: CallRecord[];
@@ -64,35 +45,44 @@ export interface DecodedSession {
   runCalls: number;
 }
 
-function count(value: unknown): number {
+/** One element of a script's RESP array: bulk string, integer, or nil. */
+type ReplyItem = string | number | null;
+
+// Positions in the reply array; the layout is documented in redis-scripts.ts.
+const NOW = 0, DUPLICATE = 1, CIRCUIT = 2, RUN = 3, AS_OF = 4, TOTAL = 5, RUN_START = 6, IN_TOK = 7, OUT_TOK = 8, COST = 9;
+const COUNT = 10, HEADER = 11;
+
+function count(value: ReplyItem | undefined): number {
   const n = Number(value);
   return Number.isFinite(n) ? n : 0;
 }
 
-/** Decode the JSON reply of the record or snapshot script. */
-export function decodeSession(json: string): DecodedSession {
-  const reply = JSON.parse(json) as ScriptReply;
-  const outcomes = reply.outcomes ?? {};
-  const entries = Array.isArray(reply.window) ? reply.window : [];
-  const window = entries.map((entry) => {
-    const call = JSON.parse(entry) as CallRecord;
-    const outcome = outcomes[String(call.step)];
+/** Decode the array the record and snapshot scripts reply with; only entries, outcomes and the circuit are JSON. */
+export function decodeSession(reply: unknown): DecodedSession {
+  if (!Array.isArray(reply) || reply.length < HEADER) throw new Error("unexpected reply from a breaker script");
+  const items = reply as ReplyItem[];
+  const end = HEADER + count(items[COUNT]);
+  const outcomes = new Map<number, string>();
+  for (let i = end; i + 1 < items.length; i += 2) outcomes.set(Number(items[i]), items[i + 1] as string);
+  const window: CallRecord[] = [];
+  for (let i = HEADER; i < end; i++) {
+    const call = JSON.parse(items[i] as string) as CallRecord;
+    const outcome = outcomes.get(call.step);
     if (outcome !== undefined) call.outcome = JSON.parse(outcome) as ToolOutcome;
-    return call;
-  });
-  const run = reply.run || "";
-  const circuit: CircuitRecord = reply.circuit
-    ? (JSON.parse(reply.circuit) as CircuitRecord)
-    : { ...freshCircuit(run), asOf: count(reply.asOf) };
-  const totalCalls = count(reply.total);
+    window.push(call);
+  }
+  const circuitJson = items[CIRCUIT];
+  const circuit: CircuitRecord = circuitJson
+    ? (JSON.parse(circuitJson as string) as CircuitRecord)
+    : { ...freshCircuit(String(items[RUN] || "")), asOf: count(items[AS_OF]) };
+  const totalCalls = count(items[TOTAL]);
   return {
-    sessionId: reply.sid ? (JSON.parse(reply.sid) as string) : "",
-    now: count(reply.now),
-    duplicate: reply.duplicate === true,
+    now: count(items[NOW]),
+    duplicate: items[DUPLICATE] === 1,
     window,
     circuit,
-    usage: { inputTokens: count(reply.inTok), outputTokens: count(reply.outTok), costMicros: count(reply.cost) },
+    usage: { inputTokens: count(items[IN_TOK]), outputTokens: count(items[OUT_TOK]), costMicros: count(items[COST]) },
     totalCalls,
-    runCalls: totalCalls - count(reply.runStart) + 1,
+    runCalls: totalCalls - count(items[RUN_START]) + 1,
   };
 }

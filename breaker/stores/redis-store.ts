@@ -141,7 +141,7 @@ export class RedisStore implements BreakerStore {
         const reply = await this.scripts.breakerRecord(
           ...keys, JSON.stringify(sessionId), prefix, body, call.run, maxEntries, ttlMs(limits), ...usage,
         );
-        const { window, now, duplicate, circuit, usage: totals, totalCalls, runCalls } = decodeSession(reply as string);
+        const { window, now, duplicate, circuit, usage: totals, totalCalls, runCalls } = decodeSession(reply);
         const record = window.at(-1);
         if (!record) throw new Error("the record script replied with an empty window");
         return { now, record, window, duplicate, circuit, usage: totals, totalCalls, runCalls };
@@ -180,7 +180,7 @@ export class RedisStore implements BreakerStore {
       sessionId,
       async () => {
         const reply = await this.scripts.breakerSnapshot(...keys);
-        if (typeof reply !== "string") return null;
+        if (reply === null) return null;
         const { circuit, window, usage, totalCalls, runCalls } = decodeSession(reply);
         return { sessionId, circuit, window, usage, totalCalls, runCalls };
       },

@@ -97,6 +97,19 @@ describeRedis("RedisStore on Redis: scripts, keys, bounds", "server", () => {
     expect(snap.window.map((c) => c.outcome?.fingerprint)).toEqual(["f25", "f26", "f27", "f28", "f29"]);
   });
 
+  it("stamps calls with Redis TIME in epoch milliseconds", async () => {
+    const store = stores.create();
+    // Generous bound: an external REDIS_URL server may run on another host's clock.
+    const skewMs = 60_000;
+    const before = Date.now();
+    const result = await store.record("s1", newCall("a"), LIMITS);
+    const after = Date.now();
+    expect(Number.isInteger(result.now)).toBe(true);
+    expect(result.now).toBeGreaterThanOrEqual(before - skewMs);
+    expect(result.now).toBeLessThanOrEqual(after + skewMs);
+    expect((await store.snapshot("s1"))!.window[0]!.at).toBe(result.now);
+  });
+
   it("maps hostile session ids to well-formed keys of their own", async () => {
     const store = stores.create();
     const hostile = ["{", "}", "}{", "*", "?", "[a-z]", ":", "\\", "\n", "\r\n", "a}:meta", "\ud800", "\ud801", "x".repeat(10_240)];
