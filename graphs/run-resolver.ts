@@ -42,7 +42,7 @@ const LIMIT_FIELDS = [
  * Build the function every node uses to resolve its step. It runs several
  * times per tool call, so the costly parts are cached: breakers (and their
  * parsed policies) per distinct set of limits over one shared store, bound
- * models per model. Parsing the context itself takes microseconds.
+ * models per model.
  */
 export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "store">> & GraphDeps): ResolveRun {
   const env = deps.env ?? process.env;
@@ -76,6 +76,7 @@ export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "stor
   };
 
   return (state: GuardedState, config: LangGraphRunnableConfig): RunSettings => {
+    // Parsing is cheaper than any cache key over the context (its prompt is long).
     const ctx = parseContext(config.context, env);
     const thread = config.configurable?.thread_id;
     const sessionId =

@@ -1,4 +1,4 @@
-import { AIMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
 import { redactError } from "./redact-secrets.js";
@@ -12,15 +12,18 @@ export function createAgentNode(resolve: ResolveRun) {
     const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
       throw redactError(error, run.secrets);
     });
-    const message = new AIMessage({
-      id: response.id,
-      content: response.content,
-      tool_calls: response.tool_calls,
-      invalid_tool_calls: response.invalid_tool_calls,
-      usage_metadata: response.usage_metadata,
-      response_metadata: response.response_metadata,
-      additional_kwargs: response.additional_kwargs,
-    });
+    // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
+    const message = AIMessageChunk.isInstance(response)
+      ? new AIMessage({
+          id: response.id,
+          content: response.content,
+          tool_calls: response.tool_calls,
+          invalid_tool_calls: response.invalid_tool_calls,
+          usage_metadata: response.usage_metadata,
+          response_metadata: response.response_metadata,
+          additional_kwargs: response.additional_kwargs,
+        })
+      : (response as unknown as AIMessage);
     return { messages: [normalizeToolCalls(message, toolCallIds(state.messages))], sessionId: run.sessionId, halted: false };
   };
 }
