@@ -1,0 +1,178 @@
+import type { Redis } from "ioredis";
+import { createBreaker, MemoryStore, RedisStore, type Breaker } from "../../breaker/index.js";
+import { twoRoundTripChecker } from "../baselines/two-round-trip-checker.js";
+import { benchPolicy } from "../lib/calls.js";
+import { breakerChecker, checkWorkload, storeChecker, type CheckWorkload, type Checker } from "../lib/check-workload.js";
+import { measureInterleaved, type Measured, type Workload } from "../lib/measure.js";
+import { benchRedis } from "../lib/redis.js";
+import { ratioTarget, type Section, type TableData } from "../lib/section.js";
+import { pairedRatio, type Spread } from "../lib/stats.js";
+import { num, spread } from "../report/format.js";
+
+/** Sessions checked side by side; also the pool the sequential runs cycle through. */
+export const CONCURRENT_SESSIONS = 64;
+
+const MAX_PING_RATIO = 1.5;
+const MIN_THROUGHPUT_RATIO = 1.5;
+
+function sessionPool(label: string): string[] {
+  return Array.from({ length: CONCURRENT_SESSIONS }, (_, i) => `bench-${label}-${i}`);
+}
+
+function pingWorkload(id: string, client: { ping(): Promise<unknown> }, concurrency: number): Workload {
+  return { id, label: `PING round trip (the floor), ${concurrency === 1 ? "sequential" : `${concurrency} concurrent`}`, concurrency, op: () => client.ping() };
+}
+
+function checkerPair(id: string, label: string, checker: Checker): CheckWorkload[] {
+  return [1, CONCURRENT_SESSIONS].map((concurrency) =>
+    checkWorkload({
+      id: `${id}-${concurrency === 1 ? "seq" : "concurrent"}`,
+      label: `${label}, ${concurrency === 1 ? "sequential" : `${concurrency} concurrent sessions`}`,
+      checker,
+      sessions: sessionPool(`${id}-${concurrency}`),
+      concurrency,
+    }),
+  );
+}
+
+function latencyTable(measured: readonly Measured[]): TableData {
+  return {
+    head: ["workload", "p50 µs", "p99 µs", "ops/s"],
+    rows: measured.map((m) => [m.label, spread(m.p50Us), spread(m.p99Us), spread(m.opsPerSec)]),
+  };
+}
+
+const SCRIPT_SAMPLE = 500;
+
+// Server-side µs per record script: run records alone (no outcomes, so no
+// other script runs) between two reads of INFO commandstats.
+async function recordScriptServerTime(client: Redis, records: CheckWorkload): Promise<number> {
+  await client.config("RESETSTAT");
+  for (let i = 0; i < SCRIPT_SAMPLE; i++) await records.op(0);
+  const stats = await client.info("commandstats");
+  await records.afterBatch?.();
+  const line = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(stats);
+  return line ? Number(line[2]) / Number(line[1]) : Number.NaN;
+}
+
+const p50s = (m: Measured) => m.reps.map((r) => r.p50Us);
+const throughputs = (m: Measured) => m.reps.map((r) => r.opsPerSec);
+
+/** Check latency and throughput: MemoryStore, RedisStore, the PING floor and the seed's two-round-trip check, in one run. */
+export const checkLatencySection: Section = {
+  id: "check-latency",
+  title: "Check latency and throughput",
+  async run(ctx) {
+    const redis = await benchRedis();
+    const policy = benchPolicy();
+    const storeErrors: string[] = [];
+    const watch = (breaker: Breaker): Breaker => {
+      breaker.on("storeError", ({ error }) => storeErrors.push(error.message));
+      return breaker;
+    };
+    const memory = watch(createBreaker({ store: new MemoryStore(), policy }));
+    // failMode "closed": a Redis failure must show up as an error, never as a fast in-memory answer.
+    const redisStore = new RedisStore({ url: redis.url, prefix: "bench:", failMode: "closed", commandTimeoutMs: 5_000 });
+    const guarded = watch(createBreaker({ store: redisStore, policy }));
+    const client = redis.client();
+    try {
+      const [memorySeq, memoryConcurrent] = checkerPair("memory", "MemoryStore check", breakerChecker(memory));
+      const [redisSeq, redisConcurrent] = checkerPair("redis", "RedisStore check", breakerChecker(guarded));
+      const [seedSeq, seedConcurrent] = checkerPair("seed", "Two-round-trip baseline check", twoRoundTripChecker(client, policy));
+      // The store's round trip alone, to split a RedisStore check into store time and detection time.
+      const recordOnly = checkWorkload({
+        id: "redis-record-seq",
+        label: "RedisStore record only (no detection), sequential",
+        checker: storeChecker(redisStore, policy),
+        sessions: sessionPool("record"),
+        concurrency: 1,
+      });
+      const checks = [memorySeq!, memoryConcurrent!, redisSeq!, recordOnly, redisConcurrent!, seedSeq!, seedConcurrent!];
+      ctx.log("check latency: filling session windows");
+      for (const w of checks) await w.prefill(policy.windowSize + 10);
+      const workloads: Workload[] = [
+        ...checks,
+        pingWorkload("ping-seq", client, 1),
+        pingWorkload("ping-concurrent", client, CONCURRENT_SESSIONS),
+      ];
+      ctx.log("check latency: measuring");
+      const sequential = ctx.plan({ warmupBatches: 200, batches: 3_000, reps: 7 });
+      const concurrent = ctx.plan({ warmupBatches: 10, batches: 120, reps: 7 });
+      const seqWorkloads = workloads.filter((w) => w.concurrency === 1);
+      const concurrentWorkloads = workloads.filter((w) => w.concurrency > 1);
+      const measured = [
+        ...(await measureInterleaved(seqWorkloads, sequential)),
+        ...(await measureInterleaved(concurrentWorkloads, concurrent)),
+      ];
+      const states = Object.fromEntries(checks.map((w) => [w.id, { ...w.states }]));
+      const offPath = checks.filter((w) => w.states.HALF_OPEN + w.states.OPEN > 0).map((w) => w.id);
+      const scriptUs = await recordScriptServerTime(client, recordOnly);
+      const byId = new Map(measured.map((m) => [m.id, m]));
+      const get = (id: string): Measured => byId.get(id)!;
+
+      const ratios: Record<string, Spread> = {
+        redisP50OverPing: pairedRatio(p50s(get("redis-seq")), p50s(get("ping-seq"))),
+        redisThroughputOverSeedSequential: pairedRatio(throughputs(get("redis-seq")), throughputs(get("seed-seq"))),
+        redisThroughputOverSeedConcurrent: pairedRatio(throughputs(get("redis-concurrent")), throughputs(get("seed-concurrent"))),
+        redisConcurrentP50OverPing: pairedRatio(p50s(get("redis-concurrent")), p50s(get("ping-concurrent"))),
+        recordP50OverPing: pairedRatio(p50s(get("redis-record-seq")), p50s(get("ping-seq"))),
+      };
+      const targets = [
+        ratioTarget("redis-p50-vs-ping", "RedisStore check p50 / PING p50 (sequential)", ratios.redisP50OverPing!, "<=", MAX_PING_RATIO),
+        ratioTarget(
+          "redis-throughput-vs-seed-sequential",
+          "RedisStore checks/s / two-round-trip baseline checks/s (sequential)",
+          ratios.redisThroughputOverSeedSequential!,
+          ">=",
+          MIN_THROUGHPUT_RATIO,
+        ),
+        ratioTarget(
+          "redis-throughput-vs-seed-concurrent",
+          `RedisStore checks/s / two-round-trip baseline checks/s (${CONCURRENT_SESSIONS} concurrent sessions)`,
+          ratios.redisThroughputOverSeedConcurrent!,
+          ">=",
+          MIN_THROUGHPUT_RATIO,
+        ),
+      ];
+      const ratioTable: TableData = {
+        title: "Ratios (median of per-repetition ratios, with their range)",
+        head: ["ratio", "value"],
+        rows: [
+          ["RedisStore p50 / PING p50, sequential", spread(ratios.redisP50OverPing!, "x")],
+          ["RedisStore record-only p50 / PING p50, sequential", spread(ratios.recordP50OverPing!, "x")],
+          ["RedisStore p50 / PING p50, 64 concurrent", spread(ratios.redisConcurrentP50OverPing!, "x")],
+          ["RedisStore / baseline checks per second, sequential", spread(ratios.redisThroughputOverSeedSequential!, "x")],
+          ["RedisStore / baseline checks per second, 64 concurrent", spread(ratios.redisThroughputOverSeedConcurrent!, "x")],
+        ],
+      };
+      return {
+        id: this.id,
+        title: this.title,
+        tables: [latencyTable(measured), ratioTable],
+        targets,
+        notes: [
+          `Every check runs the full detector set against a window of ${policy.windowSize} calls (mixed tools, arguments and outcomes; outcomes reported untimed between batches). The call-rate and run-length limits are lifted so a benchmark firehose is not itself stopped.`,
+          `Sequential rows take turns over ${CONCURRENT_SESSIONS} sessions; concurrent rows check one call in each of ${CONCURRENT_SESSIONS} sessions at once, latency counted from issue to answer. RedisStore runs with failMode "closed", so a Redis failure would show up as an error, not as an in-memory answer.`,
+          `Where a RedisStore check's time goes (sequential p50s): the record round trip alone takes ${num(get("redis-record-seq").p50Us.median)} µs, of which Redis spends ${num(scriptUs)} µs running the record script (INFO commandstats over ${SCRIPT_SAMPLE} records, window ${policy.windowSize}); the whole check takes ${num(get("redis-seq").p50Us.median)} µs; a PING round trip takes ${num(get("ping-seq").p50Us.median)} µs.`,
+          storeErrors.length === 0
+            ? "No store errors during the run."
+            : `${storeErrors.length} store errors during the run (results are suspect): ${storeErrors[0]}`,
+          offPath.length === 0
+            ? "Every measured check stayed CLOSED (the normal path)."
+            : `Some checks left the CLOSED path (${offPath.join(", ")}); see data.states.`,
+        ],
+        data: {
+          policy: { windowSize: policy.windowSize },
+          plans: { sequential, concurrent },
+          measured,
+          ratios,
+          recordScriptServerUs: scriptUs,
+          states,
+          storeErrors: storeErrors.length,
+        },
+      };
+    } finally {
+      await redisStore.close();
+    }
+  },
+};

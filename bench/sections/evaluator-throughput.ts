@@ -1,0 +1,59 @@
+import { evaluateTrajectory } from "../../breaker/evaluator/index.js";
+import { loadCorpus } from "../../test/breaker/evaluator/corpus.js";
+import { measureInterleaved, type Workload } from "../lib/measure.js";
+import type { Section } from "../lib/section.js";
+import { spread } from "../report/format.js";
+
+/** Offline evaluator throughput: evaluateTrajectory over the labelled corpus, one trajectory per operation. */
+export const evaluatorThroughputSection: Section = {
+  id: "evaluator",
+  title: "Evaluator throughput",
+  async run(ctx) {
+    const corpus = loadCorpus();
+    if (corpus.length === 0) {
+      return { id: this.id, title: this.title, tables: [], targets: [], notes: [], data: null, skipped: "the trajectory corpus (test/fixtures/trajectories) is empty" };
+    }
+    // Sanity, untimed: what the corpus holds and how the evaluator judges it.
+    const verdicts = await Promise.all(corpus.map((t) => evaluateTrajectory(t.data)));
+    const calls = verdicts.reduce((n, v) => n + v.calls, 0);
+    const tripped = verdicts.filter((v) => !v.passed).length;
+    let next = 0;
+    const workload: Workload = {
+      id: "evaluate",
+      label: `evaluateTrajectory, ${corpus.length} trajectories in turn`,
+      concurrency: 1,
+      op: () => evaluateTrajectory(corpus[next++ % corpus.length]!.data),
+    };
+    // Whole passes over the corpus, so every trajectory weighs the same.
+    const passes = (n: number) => Math.max(1, Math.round(n)) * corpus.length;
+    const plan = ctx.plan({ warmupBatches: passes(2), batches: passes(16), reps: 7 });
+    const fitted = { ...plan, warmupBatches: passes(plan.warmupBatches / corpus.length), batches: passes(plan.batches / corpus.length) };
+    ctx.log("evaluator: measuring");
+    const [measured] = await measureInterleaved([workload], fitted);
+    return {
+      id: this.id,
+      title: this.title,
+      tables: [
+        {
+          head: ["workload", "p50 µs per trajectory", "p99 µs per trajectory", "trajectories/s", "tool calls/s"],
+          rows: [[
+            measured!.label,
+            spread(measured!.p50Us),
+            spread(measured!.p99Us),
+            spread(measured!.opsPerSec),
+            spread({
+              median: (measured!.opsPerSec.median * calls) / corpus.length,
+              min: (measured!.opsPerSec.min * calls) / corpus.length,
+              max: (measured!.opsPerSec.max * calls) / corpus.length,
+            }),
+          ]],
+        },
+      ],
+      targets: [],
+      notes: [
+        `Corpus: ${corpus.length} labelled trajectories (${corpus.filter((t) => t.label === "loop").length} loops, ${corpus.filter((t) => t.label === "legit").length} legitimate), ${calls} tool calls replayed in all; the evaluator trips on ${tripped}. Parsing the files is not timed; each operation converts one trajectory and replays it through a fresh breaker over a MemoryStore.`,
+      ],
+      data: { plan: fitted, corpus: corpus.length, calls, tripped, measured },
+    };
+  },
+};
