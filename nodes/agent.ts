@@ -24,6 +24,11 @@ export function createAgentNode(resolve: ResolveRun) {
           additional_kwargs: response.additional_kwargs,
         })
       : (response as unknown as AIMessage);
-    return { messages: [normalizeToolCalls(message, toolCallIds(state.messages))], sessionId: run.sessionId, halted: false };
+    // Only changed channels are written: every write costs the graph a little on each step.
+    return {
+      messages: [normalizeToolCalls(message, toolCallIds(state.messages))],
+      ...(state.sessionId === run.sessionId ? {} : { sessionId: run.sessionId }),
+      ...(state.halted ? { halted: false } : {}),
+    };
   };
 }
