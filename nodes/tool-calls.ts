@@ -16,6 +16,11 @@ export function lastAIMessage(messages: readonly BaseMessage[]): AIMessage | und
   return last && AIMessage.isInstance(last) ? last : undefined;
 }
 
+/** A fresh tool call id in OpenAI's style. */
+export function newToolCallId(): string {
+  return `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}
+
 /**
  * Where a call whose arguments were not valid JSON keeps them. OpenAI-style
  * APIs are sent only `tool_calls`, so a malformed call must live there too, or
@@ -38,7 +43,7 @@ export function toolCallIds(messages: readonly BaseMessage[]): string[] {
 export function normalizeToolCalls(message: AIMessage, taken: Iterable<string> = []): AIMessage {
   const seen = new Set<string>(taken);
   const unique = (id: string | undefined): string => {
-    let next = id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    let next = id || newToolCallId();
     for (let n = 2; seen.has(next); n++) next = `${id}_${n}`;
     seen.add(next);
     return next;

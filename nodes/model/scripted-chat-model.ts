@@ -1,11 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { BaseChatModelParams, BindToolsInput } from "@langchain/core/language_models/chat_models";
-import { BaseChatModel, type BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { turnAt, type Scenario } from "./scenarios.js";
+import { newToolCallId } from "../tool-calls.js";
+import { TurnReplayChatModel } from "./turn-replay-model.js";
 
 /** Options of the scripted model. */
 export interface ScriptedChatModelInput extends BaseChatModelParams {
@@ -20,12 +17,10 @@ function textLength(message: BaseMessage): number {
 }
 
 /**
- * A chat model that replays a scenario's tool calls, so the demo, the tests
- * and Studio run with no API key and no network. Like a runaway model, it
- * ignores what the tools and the breaker tell it; it only counts how many
- * times it has answered since the last user message.
+ * A chat model that replays a scenario's tool calls and reports token usage,
+ * so the demo, the tests and Studio run with no API key and no network.
  */
-export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
+export class ScriptedChatModel extends TurnReplayChatModel {
   readonly scenario: Scenario;
   readonly outputTokensPerTurn: number;
 
@@ -39,24 +34,15 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
     return "scripted";
   }
 
-  override bindTools(
-    tools: BindToolsInput[],
-    kwargs?: Partial<BaseChatModelCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, BaseChatModelCallOptions> {
-    return this.withConfig({ ...kwargs, tools } as Partial<BaseChatModelCallOptions>);
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const lastHuman = messages.findLastIndex((m) => m.getType() === "human");
-    const index = messages.slice(lastHuman + 1).filter((m) => m.getType() === "ai").length;
+  protected reply(index: number, messages: BaseMessage[]): AIMessage {
     const turn = turnAt(this.scenario, index);
     const inputTokens =
       this.scenario.inputTokensPerTurn ?? Math.ceil(messages.reduce((n, m) => n + textLength(m), 0) / 4);
     const outputTokens = this.outputTokensPerTurn;
-    const message = new AIMessage({
+    return new AIMessage({
       content: turn.content ?? "",
       tool_calls: (turn.calls ?? []).map((c) => ({
-        id: `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+        id: newToolCallId(),
         name: c.name,
         args: structuredClone(c.args),
         type: "tool_call" as const,
@@ -64,6 +50,5 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions, A
       usage_metadata: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
       response_metadata: { model_name: `scripted:${this.scenario.name}` },
     });
-    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
   }
 }

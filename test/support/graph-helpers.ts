@@ -1,19 +1,10 @@
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import {
-  BaseChatModel,
-  type BaseChatModelCallOptions,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
   HumanMessage,
   ToolMessage,
-  type AIMessageChunk,
   type AIMessageFields,
   type BaseMessage,
 } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
 import { expect } from "vitest";
 import { MemorySaver, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { MemoryStore, createBreaker, type BreakerStore, type SessionSnapshot } from "../../breaker/index.js";
@@ -22,6 +13,7 @@ import type { GuardedGraphState } from "../../graphs/state.js";
 import { createRunResolver, type GraphDeps } from "../../graphs/run-resolver.js";
 import type { GuardedState } from "../../nodes/run-settings.js";
 import { ADVISORY_TAG } from "../../nodes/tools.js";
+import { TurnReplayChatModel } from "../../nodes/model/turn-replay-model.js";
 import { EXAMPLE_TOOLS } from "../../tools/index.js";
 
 /** Token usage every replayed model turn reports, so usage accounting can be checked exactly. */
@@ -32,7 +24,7 @@ export const REPLAY_USAGE = { input_tokens: 100, output_tokens: 10, total_tokens
  * with `turns[n]`, then with `answer`: lets a test put any AIMessage (missing
  * or duplicate ids, invalid_tool_calls, unknown tools) in front of the graph.
  */
-export class ReplayChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
+export class ReplayChatModel extends TurnReplayChatModel {
   /** Every prompt the model was called with, oldest first. */
   readonly prompts: BaseMessage[][] = [];
 
@@ -47,21 +39,11 @@ export class ReplayChatModel extends BaseChatModel<BaseChatModelCallOptions, AIM
     return "replay";
   }
 
-  override bindTools(
-    tools: BindToolsInput[],
-    kwargs?: Partial<BaseChatModelCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, BaseChatModelCallOptions> {
-    return this.withConfig({ ...kwargs, tools } as Partial<BaseChatModelCallOptions>);
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+  protected reply(index: number, messages: BaseMessage[]): AIMessage {
     this.prompts.push(messages);
-    const lastHuman = messages.findLastIndex((m) => m.getType() === "human");
-    const index = messages.slice(lastHuman + 1).filter((m) => m.getType() === "ai").length;
     const fields = this.turns[index] ?? { content: this.answer };
     // Cloned: the agent node normalizes what it gets, and a replay must not see that.
-    const message = new AIMessage({ content: "", usage_metadata: REPLAY_USAGE, ...structuredClone(fields) });
-    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+    return new AIMessage({ content: "", usage_metadata: REPLAY_USAGE, ...structuredClone(fields) });
   }
 }
 
