@@ -82,7 +82,7 @@ export function createCircuitFallbackNode(resolve: ResolveRun) {
     const message = lastAIMessage(state.messages);
     if (!message) return { halted: true };
     const run = resolve(state, config);
-    const verdicts = await checkCalls(run, message);
+    const verdicts = await checkCalls(run, state.messages);
     const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
     const replies = refusalReplies(pendingCalls(message), verdicts);
     config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts, halted: true });

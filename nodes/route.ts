@@ -15,7 +15,7 @@ export function createRouter(resolve: ResolveRun) {
   return async function route(state: GuardedState, config: LangGraphRunnableConfig): Promise<Route> {
     const message = lastAIMessage(state.messages);
     if (!message || pendingCalls(message).length === 0) return END;
-    const verdicts = await checkCalls(resolve(state, config), message);
+    const verdicts = await checkCalls(resolve(state, config), state.messages);
     return verdicts.every((v) => v.allowed) ? "tools" : "circuit_fallback";
   };
 }

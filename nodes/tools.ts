@@ -19,7 +19,7 @@ export function createToolsNode(resolve: ResolveRun) {
     const message = lastAIMessage(state.messages);
     if (!message) return {};
     const run = resolve(state, config);
-    const verdicts = await checkCalls(run, message);
+    const verdicts = await checkCalls(run, state.messages);
     const available = [...run.tools.keys()];
 
     const calls = pendingCalls(message);

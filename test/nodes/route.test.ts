@@ -130,4 +130,20 @@ describe("createRouter", () => {
     expect(usage.outputTokens).toBe(REPLAY_USAGE.output_tokens);
     expect(usage.costMicros).toBeGreaterThan(0);
   });
+
+  it("bills the usage of answers without tool calls with the next call, once", async () => {
+    const { store, resolve } = testResolver();
+    const earlierTurns: BaseMessage[] = [
+      new HumanMessage({ id: "h-0", content: "Hello" }),
+      new AIMessage({ content: "Hi! How can I help?", usage_metadata: REPLAY_USAGE }),
+      new HumanMessage({ id: "h-0b", content: "And?" }),
+      new AIMessage({ content: "Anything else?", usage_metadata: REPLAY_USAGE }),
+    ];
+    const state = stateWith([...earlierTurns, ...asking({ id: "c1", name: "query_crm", args: { company_name: "Acme Corp" } })]);
+    await createRouter(resolve)(state, configWith({}, THREAD));
+    await createRouter(resolve)(state, configWith({}, THREAD));
+    const { usage } = await inspectSession(store, THREAD);
+    expect(usage.inputTokens).toBe(3 * REPLAY_USAGE.input_tokens);
+    expect(usage.outputTokens).toBe(3 * REPLAY_USAGE.output_tokens);
+  });
 });
