@@ -31,4 +31,17 @@ export class BoundedCache<K, V> {
     this.young.delete(key);
     this.old.delete(key);
   }
+
+  /** Every entry held, the most recently used generation first. */
+  *entries(): IterableIterator<[K, V]> {
+    yield* this.young;
+    for (const entry of this.old) if (!this.young.has(entry[0])) yield entry;
+  }
+
+  /** How many distinct keys are held (counts them: for diagnostics, not hot paths). */
+  get size(): number {
+    let n = this.young.size;
+    for (const key of this.old.keys()) if (!this.young.has(key)) n += 1;
+    return n;
+  }
 }
