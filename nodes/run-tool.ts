@@ -59,12 +59,12 @@ async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: num
  * the model can read, so the run goes on.
  */
 export async function runTool(
-  tool: StructuredToolInterface | undefined,
+  tools: ReadonlyMap<string, StructuredToolInterface>,
   call: PendingCall,
-  available: readonly string[],
   config: RunnableConfig,
 ): Promise<ToolRun> {
-  if (!tool) return failed(`Unknown tool "${call.name}". Available tools: ${available.join(", ")}.`);
+  const tool = tools.get(call.name);
+  if (!tool) return failed(`Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}.`);
   if (call.parseError) {
     return failed(`The arguments for ${call.name} are not valid JSON (${call.parseError}). Send a JSON object matching the tool's schema.`);
   }

@@ -20,7 +20,6 @@ export function createToolsNode(resolve: ResolveRun) {
     if (!message) return {};
     const run = resolve(state, config);
     const verdicts = await checkCalls(run, state.messages);
-    const available = [...run.tools.keys()];
 
     const calls = pendingCalls(message);
     if (verdicts.some((v) => !v.allowed)) {
@@ -30,7 +29,7 @@ export function createToolsNode(resolve: ResolveRun) {
     }
 
     const answer = async (call: PendingCall, verdict: Verdict): Promise<ToolMessage> => {
-      const result = await runTool(run.tools.get(call.name), call, available, config);
+      const result = await runTool(run.tools, call, config);
       await run.breaker.complete(run.sessionId, verdict.callId, result.outcome);
       const content = verdict.advisory ? `${result.content}\n\n${ADVISORY_TAG} ${verdict.advisory}` : result.content;
       return new ToolMessage({
