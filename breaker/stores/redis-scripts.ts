@@ -22,16 +22,20 @@ export interface RedisScript {
 //   2      duplicate: 1 or 0
 //   3..10  meta fields circuit, run, asOf, total, runStart, inTok, outTok, cost,
 //          each a string or integer, or nil when unset (HMGET's false)
-//   11     n: number of window entries
-//   12..   the n window entries (JSON), oldest first
+//   11     epoch: changes whenever the session's keys are created anew
+//   12     first: the step of the oldest call in the window
+//   13     delta: 1 when the entries below are only those after the caller's
+//          knownLast (it holds the older ones), 0 when they start at `first`
+//   14     n: number of window entries that follow
+//   15..   the n window entries (JSON), oldest first
 //   then   the outcomes hash as step, outcome JSON pairs (HGETALL order)
 // A Lua nil would end the array early, so unset fields are always false.
 // The clock is a Lua number of whole ms below 1e14, so concatenating it into
 // an entry (Lua prints numbers with %.14g) writes every digit.
 const PRELUDE = `
-local CIRCUIT, RUN, AS_OF, TOTAL, RUN_START, IN_TOK, OUT_TOK, COST, SID = 1, 2, 3, 4, 5, 6, 7, 8, 9
+local CIRCUIT, RUN, AS_OF, TOTAL, RUN_START, IN_TOK, OUT_TOK, COST, SID, EPOCH = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 local function readMeta()
-  return redis.call('HMGET', KEYS[1], 'circuit', 'run', 'asOf', 'total', 'runStart', 'inTok', 'outTok', 'cost', 'sid')
+  return redis.call('HMGET', KEYS[1], 'circuit', 'run', 'asOf', 'total', 'runStart', 'inTok', 'outTok', 'cost', 'sid', 'epoch')
 end
 local function refresh(ttl)
   for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
@@ -47,11 +51,11 @@ local function find(entries, prefix)
   end
   return 0
 end
-local function reply(now, duplicate, m, entries, first, last)
+local function reply(now, duplicate, m, first, delta, entries, from, to)
   local out = { now, duplicate, m[CIRCUIT], m[RUN], m[AS_OF], m[TOTAL], m[RUN_START], m[IN_TOK], m[OUT_TOK], m[COST],
-    last - first + 1 }
+    m[EPOCH] or false, first, delta, math.max(0, to - from + 1) }
   local k = #out
-  for i = first, last do
+  for i = from, to do
     k = k + 1
     out[k] = entries[i]
   end
@@ -61,24 +65,47 @@ local function reply(now, duplicate, m, entries, first, last)
 end
 `;
 
-// ARGV: sid (JSON), id prefix, entry body, run, maxEntries, ttl ms, input tokens, output tokens, cost micros.
-// The meta hash is read once; the reply carries the values this script wrote
-// (HINCRBY returns the new count) instead of reading them back.
+// ARGV: sid (JSON), id prefix, entry body, run, maxEntries, ttl ms, input
+// tokens, output tokens, cost micros, the caller's epoch and knownLast.
+// A caller that holds the window up to step knownLast of this epoch (and does
+// not hold this call id) gets, and the script reads, only the entries after
+// it: the common case costs a short LRANGE and a short reply. The meta hash
+// is read once; the reply carries the values this script wrote.
 const RECORD = `
 local sid, prefix, body, run = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local maxEntries, ttl = tonumber(ARGV[5]), ARGV[6]
+local knownEpoch, knownLast = ARGV[10], tonumber(ARGV[11]) or 0
 local now = clock()
 local m = readMeta()
 if m[SID] and m[SID] ~= sid then
   return redis.error_reply('ERR breaker: two session ids share one hash tag')
 end
-local entries = redis.call('LRANGE', KEYS[2], 0, -1)
-local found = find(entries, prefix)
-if found > 0 then
-  refresh(ttl)
-  return reply(now, 1, m, entries, 1, found)
+if not m[EPOCH] then
+  local t = redis.call('TIME')
+  m[EPOCH] = t[1] .. '.' .. t[2]
+  redis.call('HSET', KEYS[1], 'epoch', m[EPOCH])
 end
 local total = tonumber(m[TOTAL]) or 0
+local len = redis.call('LLEN', KEYS[2])
+local first = total - len + 1
+local delta = 0
+local entries
+if m[EPOCH] == knownEpoch and knownLast >= first - 1 and knownLast <= total then
+  delta = 1
+  entries = redis.call('LRANGE', KEYS[2], knownLast - first + 1, -1)
+else
+  entries = redis.call('LRANGE', KEYS[2], 0, -1)
+end
+local found = find(entries, prefix)
+if found > 0 then
+  -- A repeated id: answer with the whole window up to it (rare; no delta).
+  if delta == 1 then
+    entries = redis.call('LRANGE', KEYS[2], 0, -1)
+    found = find(entries, prefix)
+  end
+  refresh(ttl)
+  return reply(now, 1, m, first, 0, entries, 1, found)
+end
 if m[RUN] ~= run then
   redis.call('HSET', KEYS[1], 'sid', sid, 'run', run, 'asOf', total, 'runStart', total + 1)
   redis.call('HDEL', KEYS[1], 'circuit')
@@ -92,17 +119,18 @@ entries[#entries + 1] = entry
 if ARGV[7] ~= '0' then m[IN_TOK] = redis.call('HINCRBY', KEYS[1], 'inTok', ARGV[7]) end
 if ARGV[8] ~= '0' then m[OUT_TOK] = redis.call('HINCRBY', KEYS[1], 'outTok', ARGV[8]) end
 if ARGV[9] ~= '0' then m[COST] = redis.call('HINCRBY', KEYS[1], 'cost', ARGV[9]) end
-local drop = #entries - maxEntries
+local drop = len + 1 - maxEntries
 if drop > 0 then
   redis.call('LTRIM', KEYS[2], drop, -1)
   -- Steps in the window are consecutive and end at total.
-  local first = total - #entries + 1
   for step = first, first + drop - 1 do redis.call('HDEL', KEYS[3], step) end
-else
-  drop = 0
+  first = first + drop
 end
 refresh(ttl)
-return reply(now, 0, m, entries, drop + 1, #entries)
+-- Entries older than the new first step are not sent (the caller drops them too).
+local from = 1
+if delta == 0 and drop > 0 then from = drop + 1 end
+return reply(now, 0, m, first, delta, entries, from, #entries)
 `;
 
 // ARGV: id prefix, outcome JSON, ttl ms.
@@ -130,7 +158,8 @@ return 1
 const SNAPSHOT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local entries = redis.call('LRANGE', KEYS[2], 0, -1)
-return reply(clock(), 0, readMeta(), entries, 1, #entries)
+local m = readMeta()
+return reply(clock(), 0, m, (tonumber(m[TOTAL]) or 0) - #entries + 1, 0, entries, 1, #entries)
 `;
 
 function script(name: string, body: string, sha1: string): RedisScript {
@@ -143,11 +172,11 @@ function script(name: string, body: string, sha1: string): RedisScript {
  */
 export const REDIS_SCRIPTS = {
   /** Idempotent append: run rollover, step = INCR, at = server TIME, usage, trim, TTL; replies with the window. */
-  record: script("breakerRecord", RECORD, "d9d054627712f200ad939fdc8d6aa83f3820760d"),
+  record: script("breakerRecord", RECORD, "de88d0c17ad05fe2647af2b2d0f20d052b562834"),
   /** Attach an outcome to the call with this id, if it is still in the window. */
-  complete: script("breakerComplete", COMPLETE, "7873a0d95c0b6b819816e9ebf05c3c385dacc1d1"),
+  complete: script("breakerComplete", COMPLETE, "a41ceb793590a8683016d67041d1f465b8bcb45d"),
   /** Store a circuit unless the stored one belongs to another run or a later step. */
-  transition: script("breakerTransition", TRANSITION, "b261ab3702238e5ce1f137a59f59fcb469b8e970"),
+  transition: script("breakerTransition", TRANSITION, "21f1195abbea87b1714156ff6ba615668da36538"),
   /** The whole session in one consistent read. */
-  snapshot: script("breakerSnapshot", SNAPSHOT, "f6284966b47f47c09ced0ed2c4152357788825d2"),
+  snapshot: script("breakerSnapshot", SNAPSHOT, "626e9ed03c704f8b09324078e2d4300b2a7099a0"),
 } as const satisfies Record<string, RedisScript>;

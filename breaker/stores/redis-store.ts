@@ -3,7 +3,8 @@ import { Cluster } from "ioredis";
 import { BreakerError } from "../errors.js";
 import type { CircuitRecord, SessionSnapshot, ToolOutcome } from "../types.js";
 import { MemoryStore } from "./memory-store.js";
-import { decodeSession, encodeCall, idPrefix } from "./redis-codec.js";
+import { BoundedCache } from "../bounded-cache.js";
+import { decodeSession, encodeCall, idPrefix, type CachedWindow } from "./redis-codec.js";
 import { connectRedis, describeClient, redactUrl, urlSecrets, withTimeout, type RedisClient } from "./redis-connection.js";
 import { RedisGuard, type RedisFailMode } from "./redis-fail-mode.js";
 import { assertRedisPrefix, DEFAULT_REDIS_PREFIX, metaKeyPattern, sessionKeys, type SessionKeys } from "./redis-keys.js";
@@ -35,6 +36,9 @@ export interface RedisStoreOptions {
   /** Receives the store's events (fallbacks), as does every breaker built on the store. */
   onEvent?: (event: StoreEvent) => void;
 }
+
+// Sessions whose last window a store keeps (per generation), to receive only new entries.
+const WINDOW_CACHE_SESSIONS = 512;
 
 type ScriptCall = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 // The commands defineCommand adds, under the names REDIS_SCRIPTS gives them.
@@ -76,6 +80,9 @@ export class RedisStore implements BreakerStore {
   private readonly guard: RedisGuard;
   private readonly commandTimeoutMs: number;
   private readonly fallback = new MemoryStore();
+  // The last window seen per session: entries never change once written, so
+  // the next record of the session only needs what came after it.
+  private readonly windows = new BoundedCache<string, CachedWindow>(WINDOW_CACHE_SESSIONS);
 
   /** A store with its own client for `url`. */
   static fromUrl(url: string, options: Omit<RedisStoreOptions, "url" | "client"> = {}): RedisStore {
@@ -138,10 +145,17 @@ export class RedisStore implements BreakerStore {
       "record",
       sessionId,
       async () => {
+        // A held window lets the script send only what is new; a call id we
+        // hold is a repeat, answered from the whole window.
+        const held = this.windows.get(sessionId);
+        const known = held && !held.entries.some((c) => c.id === call.id) ? held : undefined;
         const reply = await this.scripts.breakerRecord(
           ...keys, JSON.stringify(sessionId), prefix, body, call.run, maxEntries, ttlMs(limits), ...usage,
+          known?.epoch ?? "", known?.last ?? 0,
         );
-        const { window, now, duplicate, circuit, usage: totals, totalCalls, runCalls } = decodeSession(reply);
+        const decoded = decodeSession(reply, known);
+        if (decoded.cacheable) this.windows.set(sessionId, decoded.cacheable);
+        const { window, now, duplicate, circuit, usage: totals, totalCalls, runCalls } = decoded;
         const record = window.at(-1);
         if (!record) throw new Error("the record script replied with an empty window");
         return { now, record, window, duplicate, circuit, usage: totals, totalCalls, runCalls };
@@ -189,6 +203,7 @@ export class RedisStore implements BreakerStore {
   }
 
   async reset(sessionId: string): Promise<void> {
+    this.windows.delete(sessionId);
     await this.fallback.reset(sessionId);
     const keys = keyList(sessionKeys(this.prefix, sessionId));
     await this.guard.run(

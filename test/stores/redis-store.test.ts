@@ -182,4 +182,41 @@ describeRedis("RedisStore on Redis: scripts, keys, bounds", "server", () => {
       { numRuns: 150 },
     );
   });
+
+  it("gives two workers that take turns on a session the same answers as one MemoryStore", async () => {
+    // Each RedisStore keeps the last window it saw and asks only for what is
+    // new: turns between two of them, trims and resets must not make either
+    // answer from a stale window.
+    type Op = { op: "record"; id: number; run: number; via: number } | { op: "complete"; id: number; via: number } | { op: "reset"; via: number };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ op: fc.constant("record" as const), id: fc.nat(9), run: fc.nat(1), via: fc.nat(1) }) },
+      { weight: 3, arbitrary: fc.record({ op: fc.constant("complete" as const), id: fc.nat(9), via: fc.nat(1) }) },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant("reset" as const), via: fc.nat(1) }) },
+    );
+    const limits = { maxEntries: 4, ttlSeconds: 100 };
+    const apply = (store: BreakerStore, session: string, o: Op): Promise<unknown> => {
+      switch (o.op) {
+        case "record":
+          return store.record(session, newCall(`id${o.id}`, { run: `r${o.run}` }), limits);
+        case "complete":
+          return store.complete(session, `id${o.id}`, { kind: "ok", fingerprint: `f${o.id}` }, limits);
+        case "reset":
+          return store.reset(session);
+      }
+    };
+    const timeless = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null, (k, v) => (k === "at" || k === "now" ? 0 : v)));
+    const prefix = uniquePrefix("turns");
+    const workers = [stores.create({ prefix }), stores.create({ prefix })];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
+        const session = `turns-${run++}`;
+        const memory = new MemoryStore();
+        for (const o of ops) {
+          expect(timeless(await apply(workers[o.via]!, session, o))).toEqual(timeless(await apply(memory, session, o)));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 });
