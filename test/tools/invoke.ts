@@ -13,3 +13,19 @@ export function stable(output: Record<string, unknown>): Record<string, unknown>
 
 /** The error message LangChain throws when arguments fail the tool's schema. */
 export const SCHEMA_REJECTION = /did not match expected schema/;
+
+/**
+ * Every page of a pager: calls `fetch` with the cursor, starting at `first`,
+ * until `next` says there is none. Caps at 20 pages so a broken pager fails
+ * the test instead of hanging.
+ */
+export async function followPages<P, C>(first: C, fetch: (cursor: C) => Promise<P>, next: (page: P) => C | null): Promise<P[]> {
+  const pages: P[] = [];
+  let cursor: C | null = first;
+  while (cursor !== null && pages.length < 20) {
+    const page: P = await fetch(cursor);
+    pages.push(page);
+    cursor = next(page);
+  }
+  return pages;
+}

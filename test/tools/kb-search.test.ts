@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
 import { kbSearch } from "../../tools/index.js";
-import { run, SCHEMA_REJECTION } from "./invoke.js";
+import { followPages, run, SCHEMA_REJECTION } from "./invoke.js";
 
 interface KbPage {
   results: { id: string }[];
@@ -9,16 +9,13 @@ interface KbPage {
   next_offset: number | null;
 }
 
-/** Follow next_offset from 0 until it is null; returns every page. Caps at 20 pages so a broken pager fails the test instead of hanging. */
-async function allPages(query: string, limit?: number) {
-  const pages: KbPage[] = [];
-  let offset: number | null = 0;
-  while (offset !== null && pages.length < 20) {
-    const page: KbPage = await run(kbSearch, { query, offset, ...(limit ? { limit } : {}) });
-    pages.push(page);
-    offset = page.next_offset;
-  }
-  return pages;
+/** Every page of a query, following next_offset from 0. */
+function allPages(query: string, limit?: number): Promise<KbPage[]> {
+  return followPages(
+    0,
+    (offset) => run<KbPage>(kbSearch, { query, offset, ...(limit ? { limit } : {}) }),
+    (page) => page.next_offset,
+  );
 }
 
 describe("kb_search", () => {

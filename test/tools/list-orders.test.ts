@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
 import { listOrders } from "../../tools/index.js";
-import { run, SCHEMA_REJECTION } from "./invoke.js";
+import { followPages, run, SCHEMA_REJECTION } from "./invoke.js";
 
 interface OrdersPage {
   orders: { id: string; placed_on: string }[];
@@ -9,16 +9,13 @@ interface OrdersPage {
   next_page: number | null;
 }
 
-/** Follow next_page from 1 until it is null; caps at 20 pages so a broken pager fails instead of hanging. */
-async function allPages(customer_id: string, page_size?: number) {
-  const pages: OrdersPage[] = [];
-  let page: number | null = 1;
-  while (page !== null && pages.length < 20) {
-    const out: OrdersPage = await run(listOrders, { customer_id, page, ...(page_size ? { page_size } : {}) });
-    pages.push(out);
-    page = out.next_page;
-  }
-  return pages;
+/** Every page of a customer's orders, following next_page from 1. */
+function allPages(customer_id: string, page_size?: number): Promise<OrdersPage[]> {
+  return followPages(
+    1,
+    (page) => run<OrdersPage>(listOrders, { customer_id, page, ...(page_size ? { page_size } : {}) }),
+    (page) => page.next_page,
+  );
 }
 
 describe("list_orders", () => {
