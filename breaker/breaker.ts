@@ -8,7 +8,7 @@ import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { freshCircuit, noUsage, type BreakerStore, type RecordResult, type StoreLimits } from "./stores/store.js";
-import type { CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
+import type { CallCompletion, CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
 
 /** How to build a breaker: where sessions live and which policy judges them. */
 export interface BreakerOptions {
@@ -24,8 +24,15 @@ export interface Breaker extends Pick<BreakerEmitter, "on"> {
   readonly store: BreakerStore;
   /** Record the call and decide whether it may run. Idempotent per call id. */
   check(sessionId: string, call: ToolCallRequest): Promise<Verdict>;
+  /**
+   * Check every call of one model message, in order (each sees the ones
+   * before it as running). One store operation for the whole batch.
+   */
+  checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]>;
   /** Report how a call ended: a ready ToolOutcome, or the raw output / error to summarize. */
   complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void>;
+  /** Report the outcomes of a batch of calls in one store operation. */
+  completeBatch(sessionId: string, completions: readonly CallCompletion[]): Promise<void>;
   /** Everything known about a session (an empty CLOSED session when unknown). */
   inspect(sessionId: string): Promise<SessionSnapshot>;
   /** Forget a session. */
@@ -198,6 +205,17 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     }
   }
 
+  // TODO(issue 13): one store round trip for the batch; sequential until the stores grow a batch API.
+  async function checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
+    const verdicts: Verdict[] = [];
+    for (const call of calls) verdicts.push(await check(sessionId, call));
+    return verdicts;
+  }
+
+  async function completeBatch(sessionId: string, completions: readonly CallCompletion[]): Promise<void> {
+    for (const { callId, outcome } of completions) await complete(sessionId, callId, outcome);
+  }
+
   async function inspect(sessionId: string): Promise<SessionSnapshot> {
     assertSessionId(sessionId);
     const snapshot = await store.snapshot(sessionId);
@@ -211,5 +229,5 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     await store.reset(sessionId);
   }
 
-  return { policy, store, check, complete, inspect, reset, on };
+  return { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
 }

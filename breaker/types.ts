@@ -1,3 +1,5 @@
+import type { RawOutcome } from "./outcome.js";
+
 /** Circuit states: CLOSED runs calls, HALF_OPEN runs them with a warning, OPEN refuses them. */
 export type CircuitState = "CLOSED" | "HALF_OPEN" | "OPEN";
 
@@ -95,6 +97,14 @@ export interface Verdict {
   findings: Finding[];
   /** For HALF_OPEN: what to tell the model alongside the tool result. */
   advisory?: string;
+  /** Set when the store could not serve the check and a fail mode answered instead (Redis down). */
+  degraded?: { reason: string };
+}
+
+/** One outcome of a batch, for `completeBatch`. */
+export interface CallCompletion {
+  callId: string;
+  outcome: ToolOutcome | RawOutcome;
 }
 
 /** The persisted state of a session's circuit. */

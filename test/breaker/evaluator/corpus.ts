@@ -1,13 +1,21 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
+
+/** Which half of the corpus a case is in: tuned on, or only reported. */
+export type Split = "dev" | "heldout";
 
 /** A labelled trajectory of the corpus. */
 export interface LabelledTrajectory {
   file: string;
   id: string;
+  split: Split;
+  /** The source id: the folder under the split. */
+  source: string;
   label: "loop" | "legit";
   /** For loops: the detector whose block should stop it. */
   expectDetector?: string;
+  /** Set when a peer's label differs from what a general breaker should do; counted apart. */
+  disputed?: { generalLabel: "loop" | "legit"; why: string };
   data: unknown;
 }
 
@@ -20,12 +28,14 @@ function files(dir: string): string[] {
   );
 }
 
-/** Every labelled trajectory under test/fixtures/trajectories. */
+/** Every labelled trajectory under test/fixtures/trajectories/<split>/<source>/. */
 export function loadCorpus(): LabelledTrajectory[] {
   return files(CORPUS_DIR)
     .sort()
     .map((file) => {
-      const data = JSON.parse(readFileSync(file, "utf8")) as { id: string; label: "loop" | "legit"; expectDetector?: string };
-      return { file: relative(CORPUS_DIR, file), id: data.id, label: data.label, expectDetector: data.expectDetector, data };
+      const path = relative(CORPUS_DIR, file);
+      const [split, source] = path.split(sep) as [Split, string];
+      const data = JSON.parse(readFileSync(file, "utf8")) as Omit<LabelledTrajectory, "file" | "split" | "source" | "data">;
+      return { file: path, split, source, id: data.id, label: data.label, expectDetector: data.expectDetector, disputed: data.disputed, data };
     });
 }
