@@ -15,8 +15,8 @@ const write = (name: string, text: string) => {
   return file;
 };
 
-const seedClean = join(CORPUS_DIR, "seed/seed-clean-crm-finance.json");
-const seedStutter = join(CORPUS_DIR, "seed/seed-kb-search-offset-stutter.json");
+const seedClean = join(CORPUS_DIR, "dev/project/seed/seed-clean-crm-finance.json");
+const seedStutter = join(CORPUS_DIR, "dev/project/seed/seed-kb-search-offset-stutter.json");
 
 async function evalCli(...args: string[]) {
   const out: string[] = [];
@@ -53,7 +53,7 @@ describe("eval CLI", () => {
   });
 
   it("reads every .json file under a directory", async () => {
-    const { code, out } = await evalCli(join(CORPUS_DIR, "seed"), "--json");
+    const { code, out } = await evalCli(join(CORPUS_DIR, "dev/project/seed"), "--json");
     expect(code).toBe(EXIT.failed);
     expect(JSON.parse(out).results.map((r: { id: string }) => r.id)).toEqual(["seed-clean-crm-finance", "seed-kb-search-offset-stutter"]);
   });
