@@ -75,11 +75,31 @@ function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Ver
   return verdict;
 }
 
+// The listeners of every breaker createBreaker made, so deriveBreaker can share them.
+const listenersOf = new WeakMap<Breaker, BreakerEmitter>();
+
 /** Create a breaker over a store and a policy. */
 export function createBreaker(options: BreakerOptions = {}): Breaker {
+  return buildBreaker(options, new BreakerEmitter());
+}
+
+/**
+ * A breaker over `base`'s store and listeners that judges with another
+ * policy: a host adds what it knows (the natures its tools declare, a run's
+ * tighter limits) to a breaker it was given, and every event still reaches the
+ * listeners registered on `base`. Throws for a breaker createBreaker did not make.
+ */
+export function deriveBreaker(base: Breaker, policy: PolicyInput | Policy): Breaker {
+  const events = listenersOf.get(base);
+  if (!events) {
+    throw new BreakerError("INVALID_CALL", "deriveBreaker needs a breaker made by createBreaker (its listeners cannot be shared otherwise).");
+  }
+  return buildBreaker({ store: base.store, policy }, events);
+}
+
+function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker {
   const policy = parsePolicy(options.policy ?? {});
   const store: BreakerStore = options.store ?? new MemoryStore();
-  const events = new BreakerEmitter();
   // A store that degrades on its own (Redis down, served from memory) reports
   // it as a store error. Subscribed only while someone listens, so breakers
   // built and dropped over one long-lived store leave no listeners behind.
@@ -229,5 +249,7 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     await store.reset(sessionId);
   }
 
-  return { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  const breaker: Breaker = { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  listenersOf.set(breaker, events);
+  return breaker;
 }

@@ -1,5 +1,5 @@
 // The breaker library: no LangGraph here, so any agent loop can use it.
-export { createBreaker, advisoryFor, MAX_SESSION_ID_LENGTH } from "./breaker.js";
+export { createBreaker, deriveBreaker, advisoryFor, MAX_SESSION_ID_LENGTH } from "./breaker.js";
 export type { Breaker, BreakerOptions } from "./breaker.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
