@@ -1,4 +1,4 @@
-import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { tool, type StructuredToolInterface, type ToolRuntime } from "@langchain/core/tools";
 import type { z } from "zod";
 import type { ToolNature } from "../breaker/types.js";
 
@@ -13,15 +13,23 @@ export interface ToolSpec<S extends z.ZodObject> {
   timeoutMs?: number;
 }
 
+/**
+ * What a tool body gets besides its arguments, as LangChain's ToolNode hands
+ * it: `signal` aborts when the run is cancelled or the call times out (pass it
+ * to fetch and friends), `toolCallId` is the model's id for this call (a
+ * returned Command answers it), plus the graph `state`, `context` and `writer`.
+ */
+export type GuardedToolRuntime = ToolRuntime;
+
 /** Default per-call timeout of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 10_000;
 
 /** Define a LangChain tool that carries its nature and timeout in its metadata. */
 export function defineTool<S extends z.ZodObject>(
   spec: ToolSpec<S>,
-  fn: (input: z.output<S>) => unknown | Promise<unknown>,
+  fn: (input: z.output<S>, runtime: GuardedToolRuntime) => unknown,
 ): StructuredToolInterface {
-  return tool(async (input: z.output<S>) => fn(input), {
+  return tool(async (input: z.output<S>, runtime: ToolRuntime) => fn(input, runtime), {
     name: spec.name,
     description: spec.description,
     schema: spec.schema,
@@ -29,10 +37,17 @@ export function defineTool<S extends z.ZodObject>(
   }) as unknown as StructuredToolInterface;
 }
 
+const NATURES: ReadonlySet<string> = new Set<ToolNature>(["read_only", "side_effecting", "pagination", "polling"]);
+
+/** The nature a tool declared with defineTool, or undefined for a tool defined elsewhere. */
+export function declaredNature(t: StructuredToolInterface): ToolNature | undefined {
+  const nature = (t as { metadata?: Record<string, unknown> }).metadata?.nature;
+  return typeof nature === "string" && NATURES.has(nature) ? (nature as ToolNature) : undefined;
+}
+
 /** The nature a tool declared; tools defined elsewhere count as read-only. */
 export function toolNature(t: StructuredToolInterface): ToolNature {
-  const nature = (t as { metadata?: Record<string, unknown> }).metadata?.nature;
-  return nature === "side_effecting" || nature === "pagination" || nature === "polling" ? nature : "read_only";
+  return declaredNature(t) ?? "read_only";
 }
 
 /** The timeout a tool declared, or the default. */
