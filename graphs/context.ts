@@ -1,83 +1,134 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
-import { DEFAULT_POLICY, parsePolicy, type Policy, type ToolNature } from "../breaker/index.js";
 import { defaultModelName } from "../nodes/model/load-chat-model.js";
+import { LIMIT_KNOBS, type LimitKnob } from "./limit-knobs.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
 
 /**
  * Runtime configuration, editable per run in Studio. Declared with
  * Annotation.Root so the LangGraph server publishes the context form; values
  * arrive as given, and `parseContext` fills the defaults. A limit left empty
- * keeps the breaker policy's default (docs/DETECTORS.md).
+ * keeps the deployment's policy; a limit set may only tighten it
+ * (docs/DEPLOYMENT.md, "What a caller can and cannot change").
  */
 export const ContextAnnotation = Annotation.Root({
   /** "openai:<model>" or "scripted:<scenario>"; empty picks OpenAI when OPENAI_API_KEY is set. */
   model: Annotation<string>,
   /** System prompt for the agent. */
   systemPrompt: Annotation<string>,
-  /** Breaker session id; empty uses the thread id. */
+  /** Breaker session shared by several threads; accepted only when the operator sets BREAKER_CALLER_SESSIONS=true. */
   sessionId: Annotation<string>,
-  /** Identical calls allowed per run while they bring nothing new; the next one opens the circuit. */
+  /** Identical calls allowed per run while they bring nothing new; the next one opens the circuit. At most the deployment's. */
   maxIdenticalCalls: Annotation<number | undefined>,
-  /** How many calls before a limit the model is warned (HALF_OPEN). */
+  /** How many calls before a limit the model is warned (HALF_OPEN). Moves warnings only. */
   halfOpenMargin: Annotation<number | undefined>,
-  /** Length of the sliding window for maxCallsPerWindow, in seconds. */
+  /** Length of the sliding window for maxCallsPerWindow, in seconds. At least the deployment's. */
   windowSeconds: Annotation<number | undefined>,
-  /** Tool calls allowed per session within windowSeconds. */
+  /** Tool calls allowed per session within windowSeconds. At most the deployment's. */
   maxCallsPerWindow: Annotation<number | undefined>,
-  /** Tool calls allowed per run (one user turn). */
+  /** Tool calls allowed per run (one user turn). At most the deployment's. */
   maxCallsPerRun: Annotation<number | undefined>,
-  /** Seconds an open circuit refuses calls. */
+  /** Seconds an open circuit refuses calls. At least the deployment's. */
   openSeconds: Annotation<number | undefined>,
 });
 
-// Studio forms send "" for untouched fields and numbers as text.
-const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
-const text = (fallback?: string) =>
-  z.preprocess(blankToUndefined, fallback === undefined ? z.string().optional() : z.string().default(fallback));
-// Limit knobs have no default here: unset means the breaker policy's default,
-// so the graph and the offline evaluator judge with the same policy.
-const knob = (min: number, max: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(min).max(max).optional());
-
-/** The context schema; parse with `parseContext`. */
-export const AgentContextSchema = z.object({
-  model: text(),
-  systemPrompt: text(SYSTEM_PROMPT),
-  sessionId: text(""),
-  maxIdenticalCalls: knob(1, 100),
-  halfOpenMargin: knob(0, 100),
-  windowSeconds: knob(1, 86_400),
-  maxCallsPerWindow: knob(1, 1_000),
-  maxCallsPerRun: knob(1, 10_000),
-  openSeconds: knob(1, 86_400),
-});
-
-/** The parsed context: text fields filled, limit knobs set only where the run overrides the policy. */
-export interface AgentContext {
+/** The parsed context: text fields filled, limit knobs set only where the run asks for them. */
+export interface AgentContext extends Record<LimitKnob, number | undefined> {
   model: string;
   systemPrompt: string;
+  /** The caller's session name, "" when none (the thread is the session). */
   sessionId: string;
-  maxIdenticalCalls: number | undefined;
-  halfOpenMargin: number | undefined;
-  windowSeconds: number | undefined;
-  maxCallsPerWindow: number | undefined;
-  maxCallsPerRun: number | undefined;
-  openSeconds: number | undefined;
 }
 
-/** Thrown for a context value that cannot be used, naming the field. */
+/** Every field a run's context may carry. */
+export const CONTEXT_FIELDS: readonly (keyof AgentContext)[] = ["model", "systemPrompt", "sessionId", ...LIMIT_KNOBS];
+
+/** Why a context was refused. */
+export type InvalidContextCode =
+  | "UNKNOWN_CONTEXT_FIELD"
+  | "INVALID_CONTEXT_VALUE"
+  | "ABOVE_CEILING"
+  | "BELOW_FLOOR"
+  | "CALLER_SESSIONS_DISABLED";
+
+/** Thrown for a context a run cannot use; the message names the field and what would be accepted. */
 export class InvalidContextError extends Error {
   override readonly name = "InvalidContextError";
+  constructor(
+    readonly code: InvalidContextCode,
+    /** The offending fields, comma-separated when several. */
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-/** Fill the context's defaults (LangGraph does not) and reject values that cannot work. */
+// Studio forms send "" for untouched fields and numbers as text.
+const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+const text = () => z.preprocess(blankToUndefined, z.string({ error: "must be a string" }).optional());
+const wholeNumber = (min: number) =>
+  z.preprocess(
+    (v) => {
+      const value = blankToUndefined(v);
+      // Numbers typed into a form arrive as text; anything else keeps its type, so the error names it.
+      return typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+    },
+    z
+      .number({ error: "must be a number" })
+      .int({ error: "must be a whole number" })
+      .min(min, { error: `must be at least ${min}` })
+      .optional(),
+  );
+
+/** The context schema: types and lower bounds only; the deployment's ceilings are checked against its policy. */
+export const AgentContextSchema = z.object({
+  model: text(),
+  systemPrompt: text(),
+  sessionId: text(),
+  maxIdenticalCalls: wholeNumber(1),
+  halfOpenMargin: wholeNumber(0),
+  windowSeconds: wholeNumber(1),
+  maxCallsPerWindow: wholeNumber(1),
+  maxCallsPerRun: wholeNumber(1),
+  openSeconds: wholeNumber(1),
+});
+
+const KNOWN = new Set<string>(CONTEXT_FIELDS);
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? "an array" : "an object";
+}
+
+/**
+ * Read a run's context: refuse unknown fields (a misspelled knob would
+ * otherwise be ignored in silence) and values of the wrong type, each naming
+ * the field; fill the text defaults (LangGraph does not).
+ */
 export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env): AgentContext {
-  const parsed = AgentContextSchema.safeParse(raw ?? {});
+  const input = raw ?? {};
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw new InvalidContextError("INVALID_CONTEXT_VALUE", "context", `The run's context must be an object of fields (${CONTEXT_FIELDS.join(", ")}).`);
+  }
+  const unknown = Object.keys(input).filter((key) => !KNOWN.has(key));
+  if (unknown.length > 0) {
+    const names = unknown.map((k) => `"${k}"`).join(", ");
+    throw new InvalidContextError(
+      "UNKNOWN_CONTEXT_FIELD",
+      unknown.join(","),
+      `Unknown context field${unknown.length > 1 ? "s" : ""} ${names}. This graph accepts: ${CONTEXT_FIELDS.join(", ")}.`,
+    );
+  }
+  const parsed = AgentContextSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new InvalidContextError(`Invalid context field "${issue?.path.join(".")}": ${issue?.message}.`);
+    const field = String(issue?.path[0] ?? "context");
+    const got = describe((input as Record<string, unknown>)[field]);
+    throw new InvalidContextError("INVALID_CONTEXT_VALUE", field, `Context field "${field}" ${issue?.message ?? "is invalid"} (got ${got}).`);
   }
-  const c = parsed.data as Partial<AgentContext>;
+  const c = parsed.data;
   return {
     model: c.model ?? defaultModelName(env),
     systemPrompt: c.systemPrompt ?? SYSTEM_PROMPT,
@@ -97,37 +148,4 @@ export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env)
  */
 export function runContext(overrides: Partial<AgentContext> = {}, env: NodeJS.ProcessEnv = process.env): AgentContext {
   return parseContext(overrides, env);
-}
-
-type Levels = { warn: number; block: number };
-
-/**
- * New levels for a detector the context controls, or undefined to keep the
- * policy's. A warning needs at least `floor` calls to mean anything (a repeat
- * takes two) and never comes after the block.
- */
-function levels(ctx: AgentContext, base: Levels, block: number | undefined, floor = 1): Levels | undefined {
-  if (block === undefined && ctx.halfOpenMargin === undefined) return undefined;
-  const b = block ?? base.block;
-  const margin = ctx.halfOpenMargin ?? base.block - base.warn;
-  return { block: b, warn: Math.min(b, Math.max(floor, b - margin)) };
-}
-
-/** The breaker policy a run asks for: the default policy, the context's overrides, each tool's nature. */
-export function policyFromContext(ctx: AgentContext, natures: Record<string, ToolNature>): Policy {
-  const d = DEFAULT_POLICY.detectors;
-  const repeats = ctx.maxIdenticalCalls === undefined ? undefined : ctx.maxIdenticalCalls + 1;
-  const perWindow = ctx.maxCallsPerWindow ?? d.call_rate.block;
-  return parsePolicy({
-    detectors: {
-      identical_repeat: levels(ctx, d.identical_repeat, repeats, 2),
-      // The same call bringing nothing new is an identical repeat too: one knob for both.
-      no_progress: levels(ctx, d.no_progress, repeats, 2),
-      call_rate: { windowSeconds: ctx.windowSeconds ?? d.call_rate.windowSeconds, ...levels(ctx, d.call_rate, ctx.maxCallsPerWindow) },
-      run_calls: levels(ctx, d.run_calls, ctx.maxCallsPerRun),
-    },
-    ...(ctx.openSeconds === undefined ? {} : { openSeconds: ctx.openSeconds }),
-    windowSize: Math.max(DEFAULT_POLICY.windowSize, perWindow),
-    tools: Object.fromEntries(Object.entries(natures).map(([name, nature]) => [name, { nature }])),
-  });
 }

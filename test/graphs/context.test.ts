@@ -1,12 +1,14 @@
+import { MemorySaver } from "@langchain/langgraph";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidContextError, parseContext, policyFromContext } from "../../graphs/context.js";
+import { createBreaker, DEFAULT_POLICY, MemoryStore, type Policy } from "../../breaker/index.js";
+import { CONTEXT_FIELDS, InvalidContextError, parseContext } from "../../graphs/context.js";
+import { createRunResolver, type GraphDeps } from "../../graphs/run-resolver.js";
 import { SYSTEM_PROMPT } from "../../graphs/prompts.js";
-import { DEFAULT_POLICY } from "../../breaker/index.js";
-import { resetToolFixtures } from "../../tools/index.js";
-import { runTurn, testGraph, trajectory } from "../support/graph-helpers.js";
+import { EXAMPLE_TOOLS, resetToolFixtures } from "../../tools/index.js";
+import { configWith, runTurn, stateWith, testGraph, trajectory, userTurn } from "../support/graph-helpers.js";
 
 describe("parseContext", () => {
-  it("fills the text defaults and leaves every limit to the policy", () => {
+  it("fills the text defaults and leaves every limit to the deployment's policy", () => {
     expect(parseContext({}, {})).toEqual({
       model: "scripted:stutter",
       systemPrompt: SYSTEM_PROMPT,
@@ -22,52 +24,107 @@ describe("parseContext", () => {
   });
 
   it("reads Studio form values: numbers as text, blanks as unset", () => {
-    const ctx = parseContext({ maxIdenticalCalls: "5", windowSeconds: "", sessionId: "", model: "scripted:clean" }, {});
-    expect(ctx.maxIdenticalCalls).toBe(5);
+    const ctx = parseContext({ maxIdenticalCalls: "2", windowSeconds: "", sessionId: "", model: "scripted:clean" }, {});
+    expect(ctx.maxIdenticalCalls).toBe(2);
     expect(ctx.windowSeconds).toBeUndefined();
     expect(ctx.sessionId).toBe("");
     expect(ctx.model).toBe("scripted:clean");
   });
 
-  it.each<[string, unknown]>([
-    ["maxIdenticalCalls", 0],
-    ["halfOpenMargin", -1],
-    ["windowSeconds", "soon"],
-    ["maxCallsPerWindow", 2.5],
-    ["maxCallsPerRun", 1e9],
-    ["openSeconds", 0],
-    ["model", 42],
-  ])("rejects %s = %j with an InvalidContextError naming the field", (field, value) => {
-    expect(() => parseContext({ [field]: value }, {})).toThrow(InvalidContextError);
-    expect(() => parseContext({ [field]: value }, {})).toThrow(`"${field}"`);
+  it("refuses a misspelled knob, naming it and the fields it accepts", () => {
+    const refuse = () => parseContext({ maxIdenticalCall: 2, model: "scripted:loop", retries: 3 }, {});
+    expect(refuse).toThrow(InvalidContextError);
+    expect(refuse).toThrow(expect.objectContaining({ code: "UNKNOWN_CONTEXT_FIELD", field: "maxIdenticalCall,retries" }));
+    expect(refuse).toThrow(`Unknown context fields "maxIdenticalCall", "retries". This graph accepts: ${CONTEXT_FIELDS.join(", ")}.`);
+  });
+
+  it.each<[string, unknown, string]>([
+    ["maxIdenticalCalls", 0, "must be at least 1"],
+    ["halfOpenMargin", -1, "must be at least 0"],
+    ["windowSeconds", "soon", 'must be a number (got "soon")'],
+    ["maxCallsPerWindow", 2.5, "must be a whole number"],
+    ["maxCallsPerRun", true, "must be a number (got true)"],
+    ["openSeconds", { seconds: 5 }, "must be a number (got an object)"],
+    ["model", 42, "must be a string (got 42)"],
+    ["systemPrompt", ["a"], "must be a string (got an array)"],
+  ])("refuses %s = %j, naming the field and the type it needs", (field, value, says) => {
+    const refuse = () => parseContext({ [field]: value }, {});
+    expect(refuse).toThrow(expect.objectContaining({ code: "INVALID_CONTEXT_VALUE", field }));
+    expect(refuse).toThrow(`Context field "${field}" ${says}`);
+  });
+
+  it("refuses a context that is not an object", () => {
+    expect(() => parseContext("maxCallsPerRun=5", {})).toThrow(expect.objectContaining({ code: "INVALID_CONTEXT_VALUE", field: "context" }));
   });
 });
 
-describe("policyFromContext", () => {
-  const identical = (overrides: Record<string, unknown>) =>
-    policyFromContext(parseContext(overrides, {}), {}).detectors.identical_repeat;
+/** The policy a run with `context` gets from a graph built with `deps`. */
+function runPolicy(context: Record<string, unknown>, deps: GraphDeps = {}): Policy {
+  const { resolve, checkContext } = createRunResolver({ tools: EXAMPLE_TOOLS, store: new MemoryStore(), log: () => {}, ...deps });
+  checkContext(context);
+  return resolve(stateWith([]), configWith(context, "t")).breaker.policy;
+}
 
-  it("allows maxIdenticalCalls identical calls and warns halfOpenMargin calls before the block", () => {
-    expect(identical({})).toMatchObject({ warn: 3, block: 4 });
-    expect(identical({ maxIdenticalCalls: 6, halfOpenMargin: 2 })).toMatchObject({ warn: 5, block: 7 });
-  });
+describe("what a run's context may change", () => {
+  const identical = (context: Record<string, unknown>) => runPolicy(context).detectors.identical_repeat;
 
-  it("leaves the default policy untouched when the context sets no limit, so CI and the graph agree", () => {
-    const policy = policyFromContext(parseContext({}, {}), { send_email: "side_effecting" });
+  it("leaves the deployment's policy as it is when the context sets no limit, so CI and the graph agree", () => {
+    const policy = runPolicy({});
     expect(policy.detectors).toEqual(DEFAULT_POLICY.detectors);
     expect(policy.openSeconds).toBe(DEFAULT_POLICY.openSeconds);
-    expect(policy.tools).toEqual({ send_email: { nature: "side_effecting" } });
+    expect(policy.tools.send_email).toEqual({ nature: "side_effecting" });
   });
 
-  it("applies halfOpenMargin alone to the policy's own blocks", () => {
-    const policy = policyFromContext(parseContext({ halfOpenMargin: 0 }, {}), {});
+  it("tightens: maxIdenticalCalls allowed calls, the next refused, no detector it drives loosened", () => {
+    expect(identical({})).toMatchObject({ warn: 3, block: 4 });
+    const policy = runPolicy({ maxIdenticalCalls: 3 });
+    expect(policy.detectors.identical_repeat).toMatchObject({ block: 4 });
+    // The knob drives no_progress too, whose own block (3) is already stricter: it stays.
+    expect(policy.detectors.no_progress.block).toBe(DEFAULT_POLICY.detectors.no_progress.block);
+    expect(runPolicy({ maxIdenticalCalls: 1 }).detectors.no_progress).toMatchObject({ warn: 2, block: 2 });
+  });
+
+  it("moves only warnings with halfOpenMargin, never a block, and never warns on a first call", () => {
+    const policy = runPolicy({ halfOpenMargin: 0 });
     expect(policy.detectors.no_progress).toMatchObject({ warn: DEFAULT_POLICY.detectors.no_progress.block, block: DEFAULT_POLICY.detectors.no_progress.block });
-    expect(policy.detectors.run_calls).toMatchObject({ warn: DEFAULT_POLICY.detectors.run_calls.block });
-  });
-
-  it("never warns on a first call, whatever the margin", () => {
+    expect(policy.detectors.run_calls).toMatchObject({ warn: DEFAULT_POLICY.detectors.run_calls.block, block: DEFAULT_POLICY.detectors.run_calls.block });
     expect(identical({ maxIdenticalCalls: 1 })).toMatchObject({ warn: 2, block: 2 });
     expect(identical({ maxIdenticalCalls: 3, halfOpenMargin: 10 })).toMatchObject({ warn: 2, block: 4 });
+  });
+
+  it("accepts limits at or under the ceilings and durations at or over the floors", () => {
+    const policy = runPolicy({ maxCallsPerRun: 50, maxCallsPerWindow: 10, windowSeconds: 120, openSeconds: 600 });
+    expect(policy.detectors.run_calls.block).toBe(50);
+    expect(policy.detectors.call_rate).toMatchObject({ block: 10, windowSeconds: 120 });
+    expect(policy.openSeconds).toBe(600);
+  });
+
+  it.each<[string, number, string, string]>([
+    ["maxCallsPerRun", 100_000, "above this deployment's ceiling of 50", "BREAKER_MAX_CALLS_PER_RUN"],
+    ["maxCallsPerWindow", 31, "above this deployment's ceiling of 30", "BREAKER_MAX_CALLS_PER_WINDOW"],
+    ["maxIdenticalCalls", 4, "above this deployment's ceiling of 3", "BREAKER_MAX_IDENTICAL_CALLS"],
+    ["windowSeconds", 10, "below this deployment's floor of 60", "BREAKER_WINDOW_SECONDS"],
+    ["openSeconds", 1, "below this deployment's floor of 300", "BREAKER_OPEN_SECONDS"],
+  ])("refuses %s = %d, naming the field, the limit and how the operator sets it", (field, value, says, variable) => {
+    const refuse = () => runPolicy({ [field]: value });
+    expect(refuse).toThrow(InvalidContextError);
+    expect(refuse).toThrow(expect.objectContaining({ field, code: says.startsWith("above") ? "ABOVE_CEILING" : "BELOW_FLOOR" }));
+    expect(refuse).toThrow(`Context field "${field}" is ${value}, ${says}`);
+    expect(refuse).toThrow(variable);
+  });
+
+  it("holds the context to the operator's ceilings from the environment", () => {
+    const env = { BREAKER_MAX_CALLS_PER_RUN: "80", BREAKER_OPEN_SECONDS: "120" };
+    expect(runPolicy({}, { env }).detectors.run_calls.block).toBe(80);
+    expect(runPolicy({ maxCallsPerRun: 70 }, { env }).detectors.run_calls.block).toBe(70);
+    expect(() => runPolicy({ maxCallsPerRun: 90 }, { env })).toThrow(/ceiling of 80/);
+    expect(runPolicy({ openSeconds: 200 }, { env }).openSeconds).toBe(200);
+  });
+
+  it("holds the context to an injected breaker's policy", () => {
+    const breaker = createBreaker({ policy: { detectors: { run_calls: { warn: 8, block: 10 } } } });
+    expect(runPolicy({ maxCallsPerRun: 10 }, { breaker }).detectors.run_calls.block).toBe(10);
+    expect(() => runPolicy({ maxCallsPerRun: 11 }, { breaker })).toThrow(/ceiling of 10/);
   });
 });
 
@@ -84,14 +141,18 @@ describe("per-run context in the graph", () => {
     expect(trajectory(lenient.state.messages)).toEqual(["ran", "ran+advisory", "refused"]);
   });
 
-  it.each<[string, unknown]>([
-    ["maxIdenticalCalls", 0],
-    ["windowSeconds", "never"],
-  ])("rejects the run when %s is %j, naming the field, before any call", async (field, value) => {
-    const { graph, store } = testGraph();
-    const run = runTurn(graph, "Overdue?", { context: { model: "scripted:loop", [field]: value }, thread: "bad" });
-    await expect(run).rejects.toThrow(InvalidContextError);
-    await expect(runTurn(graph, "Overdue?", { context: { [field]: value }, thread: "bad" })).rejects.toThrow(`"${field}"`);
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ["a misspelled knob", { maxIdenticalCall: 1 }, /Unknown context field "maxIdenticalCall"/],
+    ["a value of the wrong type", { windowSeconds: "never" }, /"windowSeconds" must be a number/],
+    ["a limit above the ceiling", { maxCallsPerRun: 100_000 }, /"maxCallsPerRun" is 100000, above this deployment's ceiling of 50/],
+    ["a caller-named session the operator did not allow", { sessionId: "someone-else" }, /"sessionId" is not accepted by this deployment/],
+  ])("refuses a run with %s before it writes anything", async (_what, context, message) => {
+    const { graph, store } = testGraph({ checkpointer: new MemorySaver() });
+    const config = { context: { model: "scripted:loop", ...context } as never, configurable: { thread_id: "refused" } };
+    await expect(graph.invoke(userTurn("Overdue?"), config)).rejects.toThrow(message);
+    await expect(graph.invoke(userTurn("Overdue?"), config)).rejects.toBeInstanceOf(InvalidContextError);
+    // Not even the user's message reached the thread, and the breaker saw nothing.
+    expect((await graph.getState({ configurable: { thread_id: "refused" } })).values).toEqual({});
     expect(await store.sessions()).toEqual([]);
   });
 

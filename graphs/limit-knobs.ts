@@ -1,0 +1,107 @@
+import { parsePolicy, type Policy } from "../breaker/index.js";
+
+/** The breaker limits a run's context (and the operator's environment) can set, by their context names. */
+export const LIMIT_KNOBS = [
+  "maxIdenticalCalls",
+  "halfOpenMargin",
+  "windowSeconds",
+  "maxCallsPerWindow",
+  "maxCallsPerRun",
+  "openSeconds",
+] as const;
+
+/** One of LIMIT_KNOBS. */
+export type LimitKnob = (typeof LIMIT_KNOBS)[number];
+
+/** Values for some of the knobs; a knob left out keeps the policy's level. */
+export type Knobs = Partial<Record<LimitKnob, number | undefined>>;
+
+/**
+ * Which way a knob is stricter: a "ceiling" knob is stricter lower (counts),
+ * a "floor" knob stricter higher (durations: a shorter rate window or a
+ * shorter open circuit lets more calls through); "warning" knobs move only
+ * the HALF_OPEN warning, never a block.
+ */
+export const KNOB_BOUND: Readonly<Record<LimitKnob, "ceiling" | "floor" | "warning">> = {
+  maxIdenticalCalls: "ceiling",
+  halfOpenMargin: "warning",
+  windowSeconds: "floor",
+  maxCallsPerWindow: "ceiling",
+  maxCallsPerRun: "ceiling",
+  openSeconds: "floor",
+};
+
+/** Where each knob lives in the policy, for messages that send an operator to the right field. */
+export const KNOB_POLICY_FIELD: Readonly<Record<LimitKnob, string>> = {
+  maxIdenticalCalls: "detectors.identical_repeat.block (minus one)",
+  halfOpenMargin: "the warn levels",
+  windowSeconds: "detectors.call_rate.windowSeconds",
+  maxCallsPerWindow: "detectors.call_rate.block",
+  maxCallsPerRun: "detectors.run_calls.block",
+  openSeconds: "openSeconds",
+};
+
+/** The value each bounded knob has in a policy: the ceiling (or floor) a run's context is held to. */
+export function knobLimits(policy: Policy): Record<Exclude<LimitKnob, "halfOpenMargin">, number> {
+  const d = policy.detectors;
+  return {
+    // maxIdenticalCalls counts the calls allowed; the block level counts the refused one too.
+    maxIdenticalCalls: d.identical_repeat.block - 1,
+    windowSeconds: d.call_rate.windowSeconds,
+    maxCallsPerWindow: d.call_rate.block,
+    maxCallsPerRun: d.run_calls.block,
+    openSeconds: policy.openSeconds,
+  };
+}
+
+type Levels = { warn: number; block: number };
+
+/**
+ * New levels for a detector a knob controls, or undefined to keep the
+ * policy's. A warning needs at least `floor` calls to mean anything (a repeat
+ * takes two) and never comes after the block.
+ */
+function levels(base: Levels, block: number | undefined, margin: number | undefined, floor = 1): Levels | undefined {
+  if (block === undefined && margin === undefined) return undefined;
+  const b = block ?? base.block;
+  const m = margin ?? base.block - base.warn;
+  return { block: b, warn: Math.min(b, Math.max(floor, b - m)) };
+}
+
+/**
+ * The policy with the knobs applied. "set" (the operator's environment)
+ * takes each value as given; "tighten" (a run's context) never lets a
+ * detector block later, or a duration run shorter, than in `base`: one knob
+ * drives several detectors, and none of them may loosen. Callers check the
+ * ceilings first (knobLimits) so a loosening request is refused, not ignored.
+ */
+export function applyKnobs(base: Policy, knobs: Knobs, mode: "set" | "tighten"): Policy {
+  const d = base.detectors;
+  const tight = mode === "tighten";
+  const lower = (policyValue: number, wanted: number | undefined) =>
+    wanted === undefined ? undefined : tight ? Math.min(policyValue, wanted) : wanted;
+  const higher = (policyValue: number, wanted: number | undefined) =>
+    wanted === undefined ? policyValue : tight ? Math.max(policyValue, wanted) : wanted;
+  const repeats = knobs.maxIdenticalCalls === undefined ? undefined : knobs.maxIdenticalCalls + 1;
+  const margin = knobs.halfOpenMargin;
+  const callRate = levels(d.call_rate, lower(d.call_rate.block, knobs.maxCallsPerWindow), margin);
+  return parsePolicy({
+    ...base,
+    detectors: {
+      ...d,
+      identical_repeat: { ...d.identical_repeat, ...levels(d.identical_repeat, lower(d.identical_repeat.block, repeats), margin, 2) },
+      // The same call bringing nothing new is an identical repeat too: one knob for both.
+      no_progress: { ...d.no_progress, ...levels(d.no_progress, lower(d.no_progress.block, repeats), margin, 2) },
+      call_rate: { ...d.call_rate, ...callRate, windowSeconds: higher(d.call_rate.windowSeconds, knobs.windowSeconds) },
+      run_calls: { ...d.run_calls, ...levels(d.run_calls, lower(d.run_calls.block, knobs.maxCallsPerRun), margin) },
+    },
+    openSeconds: higher(base.openSeconds, knobs.openSeconds),
+    // The window must hold a whole rate window's calls.
+    windowSize: Math.max(base.windowSize, callRate?.block ?? d.call_rate.block),
+  });
+}
+
+/** True when no knob is set. */
+export function noKnobs(knobs: Knobs): boolean {
+  return LIMIT_KNOBS.every((k) => knobs[k] === undefined);
+}
