@@ -1,15 +1,27 @@
-import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
-import { BoundedCache, createBreaker, type Breaker, type BreakerStore } from "../breaker/index.js";
+import {
+  BoundedCache,
+  createBreaker,
+  deriveBreaker,
+  natureOf,
+  parsePolicy,
+  type Breaker,
+  type BreakerStore,
+  type Policy,
+  type ToolNature,
+} from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
+import { createRedactor, type Redactor } from "../nodes/redact.js";
 import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import { currentRunId } from "../nodes/tool-calls.js";
-import { secretsOf } from "../nodes/redact-secrets.js";
-import { VerdictMemo } from "../nodes/verdict-memo.js";
-import { toolNature } from "../tools/define-tool.js";
-import { parseContext, policyFromContext, type AgentContext } from "./context.js";
+import { declaredNature } from "../tools/define-tool.js";
+import { InvalidContextError, parseContext, type AgentContext } from "./context.js";
+import { deploymentFromEnv, KNOB_VARS, type Deployment } from "./deployment.js";
+import { applyKnobs, KNOB_BOUND, KNOB_POLICY_FIELD, knobLimits, LIMIT_KNOBS, noKnobs, type LimitKnob } from "./limit-knobs.js";
+import { checkCallerSession, sessionIdFor } from "./session-id.js";
+import { createStoreFromEnv } from "./store-from-env.js";
 
 /** What `buildGraph` can be given; anything left out gets the template's default. */
 export interface GraphDeps {
@@ -17,49 +29,123 @@ export interface GraphDeps {
   model?: BaseChatModel;
   /** The tools offered to the model. */
   tools?: StructuredToolInterface[];
-  /** A ready breaker; the context's limit knobs are then ignored. */
+  /**
+   * A ready breaker. Its policy is the deployment's (the ceilings a run's
+   * context may tighten); tools that declare a nature with defineTool keep it
+   * unless that policy states one for the tool.
+   */
   breaker?: Breaker;
-  /** Where breakers built from the context keep sessions. */
+  /** Where breakers built from the environment keep sessions. */
   store?: BreakerStore;
   /** Thread persistence for runs outside the LangGraph server (which brings its own). */
   checkpointer?: BaseCheckpointSaver;
-  /** Environment for the model and store defaults (tests pass their own). */
+  /** Environment for the model, the store and the deployment's settings (tests pass their own). */
   env?: NodeJS.ProcessEnv;
+  /** Where the server log lines go (one per store outage); default console.warn. */
+  log?: (line: string) => void;
 }
 
-// Per-run overrides can make many policies; keep the most recent ones.
+/** What the graph builds on: the step resolver, the context check run before anything is written, and the policy in force. */
+export interface RunResolver {
+  resolve: ResolveRun;
+  /** Throws an InvalidContextError for a context the graph cannot run with. */
+  checkContext(context: unknown): void;
+  /** The deployment's policy (natures included): defaults and ceilings of every run. */
+  policy: Policy;
+  /** The store behind every breaker of the graph. */
+  store: BreakerStore;
+  redact: Redactor;
+}
+
+// Per-run limits can make many policies; keep the most recent ones. Model names are caller-chosen too.
 const MAX_CACHED_POLICIES = 32;
-const LIMIT_FIELDS = [
-  "maxIdenticalCalls",
-  "halfOpenMargin",
-  "windowSeconds",
-  "maxCallsPerWindow",
-  "maxCallsPerRun",
-  "openSeconds",
-] as const satisfies readonly (keyof AgentContext)[];
 
 /**
- * Build the function every node uses to resolve its step. It runs several
- * times per tool call, so the costly parts are cached: breakers (and their
- * parsed policies) per distinct set of limits over one shared store, bound
- * models per model.
+ * The policy with the natures the tools declare, for every tool the policy
+ * gives no nature of its own (its per-tool overrides are kept). The policy
+ * itself when there is nothing to add.
  */
-export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "store">> & GraphDeps): ResolveRun {
+export function withToolNatures(policy: Policy, natures: Readonly<Record<string, ToolNature>>): Policy {
+  const missing = Object.entries(natures).filter(([name]) => natureOf(policy, name) === undefined);
+  if (missing.length === 0) return policy;
+  const tools = { ...policy.tools };
+  for (const [name, nature] of missing) tools[name] = { ...tools[name], nature };
+  return parsePolicy({ ...policy, tools });
+}
+
+/** Refuse context limits that would loosen the deployment's, naming the field and the ceiling (or floor). */
+function checkCeilings(ctx: AgentContext, policy: Policy): void {
+  const limits = knobLimits(policy);
+  for (const knob of LIMIT_KNOBS) {
+    const value = ctx[knob];
+    const bound = KNOB_BOUND[knob];
+    if (value === undefined || bound === "warning") continue;
+    const limit = limits[knob as Exclude<LimitKnob, "halfOpenMargin">];
+    if (bound === "ceiling" ? value <= limit : value >= limit) continue;
+    const word = bound === "ceiling" ? "above" : "below";
+    throw new InvalidContextError(
+      bound === "ceiling" ? "ABOVE_CEILING" : "BELOW_FLOOR",
+      knob,
+      `Context field "${knob}" is ${value}, ${word} this deployment's ${bound} of ${limit}: a run may tighten the breaker's limits, never loosen them. ` +
+        `The operator sets the ${bound} with ${KNOB_VARS[knob]} or ${KNOB_POLICY_FIELD[knob]} in the policy file.`,
+    );
+  }
+}
+
+/** The breaker every run starts from: the injected one (with the tools' natures), else one over the store and the deployment's policy. */
+function baseBreaker(deps: GraphDeps, deployment: Deployment, natures: Record<string, ToolNature>, store: BreakerStore, log: (line: string) => void): Breaker {
+  const given = deps.breaker;
+  if (!given) return createBreaker({ store, policy: withToolNatures(deployment.policy, natures) });
+  const policy = withToolNatures(given.policy, natures);
+  if (policy === given.policy) return given;
+  try {
+    return deriveBreaker(given, policy);
+  } catch {
+    log("[guarded-agent] the injected breaker was not made by createBreaker: it is used as given, without the natures the tools declare.");
+    return given;
+  }
+}
+
+/**
+ * Build the function every node uses to resolve its step, and the context
+ * check. It runs several times per tool call, so the costly parts are
+ * cached: parsed contexts per context object, breakers per distinct set of
+ * limits (derived from the base breaker: one store, one set of listeners),
+ * bound models per model.
+ */
+export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInterface[] }): RunResolver {
   const env = deps.env ?? process.env;
+  const log = deps.log ?? ((line: string) => console.warn(line));
+  const deployment = deploymentFromEnv(env);
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
-  const natures = Object.fromEntries(deps.tools.map((t) => [t.name, toolNature(t)]));
+  const natures: Record<string, ToolNature> = {};
+  for (const t of deps.tools) {
+    const nature = declaredNature(t);
+    if (nature) natures[t.name] = nature;
+  }
+  const store = deps.breaker?.store ?? deps.store ?? createStoreFromEnv(env);
+  const base = baseBreaker(deps, deployment, natures, store, log);
   const breakers = new BoundedCache<string, Breaker>(MAX_CACHED_POLICIES);
+  const contexts = new WeakMap<object, AgentContext>();
+  let emptyContext: AgentContext | undefined;
   const bound = new WeakMap<BaseChatModel, RunSettings["model"]>();
-  const memo = new VerdictMemo();
-  const secrets = secretsOf(env);
+  const redact = createRedactor(env);
+
+  const contextOf = (raw: unknown): AgentContext => {
+    if (raw === undefined || raw === null) return (emptyContext ??= parseContext({}, env));
+    if (typeof raw !== "object") return parseContext(raw, env);
+    let ctx = contexts.get(raw);
+    if (!ctx) contexts.set(raw, (ctx = parseContext(raw, env)));
+    return ctx;
+  };
 
   const breakerFor = (ctx: AgentContext): Breaker => {
-    if (deps.breaker) return deps.breaker;
-    // The limits are all the policy takes from the context (the natures are fixed per graph).
-    const key = JSON.stringify(LIMIT_FIELDS.map((field) => ctx[field]));
+    if (noKnobs(ctx)) return base;
+    const key = JSON.stringify(LIMIT_KNOBS.map((knob) => ctx[knob]));
     let breaker = breakers.get(key);
     if (!breaker) {
-      breaker = createBreaker({ store: deps.store, policy: policyFromContext(ctx, natures) });
+      checkCeilings(ctx, base.policy);
+      breaker = deriveOrCreate(base, applyKnobs(base.policy, ctx, "tighten"));
       breakers.set(key, breaker);
     }
     return breaker;
@@ -75,23 +161,38 @@ export function createRunResolver(deps: Required<Pick<GraphDeps, "tools" | "stor
     return withTools;
   };
 
-  return (state: GuardedState, config: LangGraphRunnableConfig): RunSettings => {
-    // Parsing is cheaper than any cache key over the context (its prompt is long).
-    const ctx = parseContext(config.context, env);
+  const resolve: ResolveRun = (state: GuardedState, config: LangGraphRunnableConfig): RunSettings => {
+    const ctx = contextOf(config.context);
+    const sessionId = sessionIdFor(ctx, config, state.sessionId, deployment);
     const thread = config.configurable?.thread_id;
-    const sessionId =
-      ctx.sessionId || (typeof thread === "string" && thread ? thread : "") || state.sessionId || `run-${randomUUID()}`;
     return {
       sessionId,
+      callScope: typeof thread === "string" && thread ? thread : sessionId,
       runId: currentRunId(state.messages),
       breaker: breakerFor(ctx),
-      memo,
       systemPrompt: ctx.systemPrompt,
       get model() {
         return modelFor(ctx.model);
       },
       tools,
-      secrets,
+      redact,
     };
   };
+
+  const checkContext = (context: unknown): void => {
+    const ctx = contextOf(context);
+    checkCallerSession(ctx, deployment);
+    breakerFor(ctx);
+  };
+
+  return { resolve, checkContext, policy: base.policy, store, redact };
+}
+
+// A derived breaker shares the base's listeners; a base made elsewhere gets a plain breaker over its store.
+function deriveOrCreate(base: Breaker, policy: Policy): Breaker {
+  try {
+    return deriveBreaker(base, policy);
+  } catch {
+    return createBreaker({ store: base.store, policy });
+  }
 }

@@ -6,10 +6,16 @@ export const GuardedStateAnnotation = Annotation.Root({
   ...MessagesAnnotation.spec,
   /** The breaker session this thread's calls are counted in. */
   sessionId: Annotation<string>({ reducer: (_prev, next) => next, default: () => "" }),
-  /** True when the circuit breaker stopped the run. */
+  /** True when the run was stopped (circuit breaker, or its steps running out). */
   halted: Annotation<boolean>({ reducer: (_prev, next) => next, default: () => false }),
-  /** The breaker's verdicts on the latest batch of tool calls. */
+  /**
+   * The breaker's verdicts on the latest batch of tool calls, written in the
+   * step that asked for them; the router reads them (a `degraded` verdict was
+   * answered by a fail mode while the store was down).
+   */
   verdicts: Annotation<Verdict[]>({ reducer: (_prev, next) => next, default: () => [] }),
+  /** True when the latest tool calls came too close to the run's recursion limit to run: the run ends through circuit_fallback. */
+  outOfSteps: Annotation<boolean>({ reducer: (_prev, next) => next, default: () => false }),
 });
 
 /** The state's value type. */

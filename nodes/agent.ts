@@ -1,34 +1,64 @@
 import { AIMessage, AIMessageChunk, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Verdict } from "../breaker/index.js";
+import { checkCalls } from "./check-calls.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
-import { redactError } from "./redact-secrets.js";
-import { normalizeToolCalls, toolCallIds } from "./tool-calls.js";
+import { STEPS_TO_END, stepsLeft } from "./step-budget.js";
+import { normalizeToolCalls } from "./tool-calls.js";
+import { emitVerdicts } from "./verdict-event.js";
 
-/** The `agent` node: the chat model, with the tools bound, answers or asks for tool calls. */
+/** What the agent node writes; only changed channels, since every write costs the graph a little on each step. */
+export interface AgentUpdate {
+  messages: BaseMessage[];
+  verdicts?: Verdict[];
+  sessionId?: string;
+  halted?: boolean;
+  outOfSteps?: boolean;
+}
+
+// Streaming models hand back a chunk; the thread keeps a plain AIMessage.
+function plainMessage(response: unknown): AIMessage {
+  if (!AIMessageChunk.isInstance(response)) return response as AIMessage;
+  return new AIMessage({
+    id: response.id,
+    content: response.content,
+    tool_calls: response.tool_calls,
+    invalid_tool_calls: response.invalid_tool_calls,
+    usage_metadata: response.usage_metadata,
+    response_metadata: response.response_metadata,
+    additional_kwargs: response.additional_kwargs,
+  });
+}
+
+/**
+ * The `agent` node: the chat model, with the tools bound, answers or asks for
+ * tool calls; the breaker then judges every call in one batch, in this same
+ * step, and the verdicts are written to state beside the message. The
+ * router reads them from there, so a run resumed from this checkpoint, on
+ * any worker, routes the same way without asking the breaker again. A step
+ * retried before its checkpoint asks the model again: that is a new message,
+ * with calls of its own.
+ */
 export function createAgentNode(resolve: ResolveRun) {
-  return async function agent(state: GuardedState, config: LangGraphRunnableConfig) {
+  return async function agent(state: GuardedState, config: LangGraphRunnableConfig): Promise<AgentUpdate> {
     const run = resolve(state, config);
     const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
     const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
-      throw redactError(error, run.secrets);
+      throw run.redact.error(error);
     });
-    // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
-    const message = AIMessageChunk.isInstance(response)
-      ? new AIMessage({
-          id: response.id,
-          content: response.content,
-          tool_calls: response.tool_calls,
-          invalid_tool_calls: response.invalid_tool_calls,
-          usage_metadata: response.usage_metadata,
-          response_metadata: response.response_metadata,
-          additional_kwargs: response.additional_kwargs,
-        })
-      : (response as unknown as AIMessage);
-    // Only changed channels are written: every write costs the graph a little on each step.
-    return {
-      messages: [normalizeToolCalls(message, toolCallIds(state.messages))],
-      ...(state.sessionId === run.sessionId ? {} : { sessionId: run.sessionId }),
-      ...(state.halted ? { halted: false } : {}),
-    };
+    const message = normalizeToolCalls(plainMessage(response), state.messages);
+    const update: AgentUpdate = { messages: [message] };
+    if (state.sessionId !== run.sessionId) update.sessionId = run.sessionId;
+    if (state.halted) update.halted = false;
+    const calls = message.tool_calls?.length ?? 0;
+    // The router ends the run gracefully when another tools round would not fit in its recursion limit.
+    const left = calls > 0 ? stepsLeft(state.messages, config) : undefined;
+    const outOfSteps = left !== undefined && left < STEPS_TO_END;
+    if (outOfSteps !== state.outOfSteps) update.outOfSteps = outOfSteps;
+    if (calls > 0) {
+      update.verdicts = await checkCalls(run, [...state.messages, message]);
+      emitVerdicts(config, run.sessionId, update.verdicts);
+    }
+    return update;
   };
 }

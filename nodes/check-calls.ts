@@ -1,7 +1,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TokenUsage, Verdict } from "../breaker/index.js";
+import type { TokenUsage, ToolCallRequest, Verdict } from "../breaker/index.js";
+import type { Redactor } from "./redact.js";
 import type { RunSettings } from "./run-settings.js";
-import { pendingCalls, usageOf } from "./tool-calls.js";
+import { breakerCallId, pendingCalls, usageOf } from "./tool-calls.js";
 
 /**
  * Usage to bill with the last message's calls: its own, plus that of the
@@ -25,27 +26,37 @@ export function unbilledUsage(messages: readonly BaseMessage[]): TokenUsage | un
 }
 
 /**
- * The breaker's verdict on every call of the last message, in order. The
- * unbilled usage rides on its first call, so it is counted once.
+ * The breaker's verdicts on every call of the last message, in order, from
+ * one batch check (one store round trip). Each call is known to the breaker
+ * by its namespaced id, so a re-check of the same message (a retried step,
+ * another worker) is answered from the store without counting anything
+ * twice. The unbilled usage rides on the first call, so it is counted once.
+ * Texts a store error may have put in a verdict are redacted.
  */
 export async function checkCalls(run: RunSettings, messages: readonly BaseMessage[]): Promise<Verdict[]> {
   const message = messages.at(-1);
   if (!message || !AIMessage.isInstance(message)) return [];
-  const verdicts: Verdict[] = [];
+  const calls = pendingCalls(message);
+  if (calls.length === 0) return [];
   const usage = unbilledUsage(messages);
-  for (const [index, call] of pendingCalls(message).entries()) {
-    let verdict = run.memo.get(run.sessionId, call.id);
-    if (!verdict) {
-      verdict = await run.breaker.check(run.sessionId, {
-        id: call.id,
-        name: call.name || "(unnamed)",
-        args: call.args,
-        run: run.runId,
-        ...(index === 0 && usage ? { usage } : {}),
-      });
-      run.memo.set(run.sessionId, verdict);
-    }
-    verdicts.push(verdict);
-  }
-  return verdicts;
+  const requests: ToolCallRequest[] = calls.map((call, index) => ({
+    id: breakerCallId(run.callScope, message.id ?? "", call.id),
+    name: call.name || "(unnamed)",
+    args: call.args,
+    run: run.runId,
+    ...(index === 0 && usage ? { usage } : {}),
+  }));
+  const verdicts = await run.breaker.checkBatch(run.sessionId, requests);
+  return verdicts.map((v) => redactVerdict(v, run.redact));
+}
+
+/** The verdict with the texts a store error can carry (findings, degraded reason) masked; the verdict itself when there are none. */
+export function redactVerdict(verdict: Verdict, redact: Redactor): Verdict {
+  if (verdict.findings.length === 0 && !verdict.degraded) return verdict;
+  return {
+    ...verdict,
+    findings: verdict.findings.map((f) => ({ ...f, message: redact.text(f.message) })),
+    ...(verdict.advisory ? { advisory: redact.text(verdict.advisory) } : {}),
+    ...(verdict.degraded ? { degraded: { reason: redact.text(verdict.degraded.reason) } } : {}),
+  };
 }

@@ -4,7 +4,8 @@ import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
 import { circuitFrame, decisiveFinding } from "./circuit-frame.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
-import { lastAIMessage, pendingCalls, type PendingCall } from "./tool-calls.js";
+import { lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
+import { emitVerdicts } from "./verdict-event.js";
 
 const MAX_RESULTS_SHOWN = 5;
 const RESULT_PREVIEW_CHARS = 240;
@@ -24,6 +25,12 @@ function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
     .slice(-MAX_RESULTS_SHOWN);
 }
 
+function foundList(found: readonly ToolMessage[]): string {
+  return found.length
+    ? found.map((m) => `- ${m.name ?? "tool"}: ${preview(m)}`).join("\n")
+    : "- No tool call in this turn returned a usable result.";
+}
+
 const NEXT_STEP = {
   run:
     "send a new message with more precise input (an exact name or id, a different query), and I will start " +
@@ -40,9 +47,7 @@ export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): st
   const finding = decisiveFinding(trip);
   const scope = finding?.scope ?? "run";
   const steps = finding?.steps.length ? ` (steps ${finding.steps.join(", ")})` : "";
-  const results = found.length
-    ? found.map((m) => `- ${m.name ?? "tool"}: ${preview(m)}`).join("\n")
-    : "- No tool call in this turn returned a usable result.";
+  const results = foundList(found);
   return [
     scope === "run"
       ? "I stopped this task because the circuit breaker caught my tool calls going in circles."
@@ -72,21 +77,63 @@ export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly
   );
 }
 
+/** The error code of a call left unrun because the run's graph steps ran out. */
+export const STEP_LIMIT = "STEP_LIMIT_REACHED";
+
+/** A STEP_LIMIT_REACHED reply to every call of the last batch; none of them ran. */
+export function stepLimitReplies(calls: readonly PendingCall[], verdicts: readonly (Verdict | undefined)[], recursionLimit: number | undefined): ToolMessage[] {
+  const limit = recursionLimit === undefined ? "its recursion limit" : `its recursion limit of ${recursionLimit} steps`;
+  return calls.map(
+    (call, i) =>
+      new ToolMessage({
+        tool_call_id: call.id,
+        name: call.name,
+        status: "error",
+        content: JSON.stringify({
+          error: STEP_LIMIT,
+          tool: call.name,
+          tool_call_id: call.id,
+          ran: false,
+          reason: `Not run: this run is about to reach ${limit}.`,
+          next: "Do not call tools again in this turn. Answer with what you already have.",
+        }),
+        artifact: { circuit: verdicts[i] },
+      }),
+  );
+}
+
+/** The final answer when the run's graph steps ran out before the breaker's limits did. */
+export function stepLimitAnswer(recursionLimit: number | undefined, found: readonly ToolMessage[]): string {
+  return [
+    `I stopped this task because it was about to reach its step limit${recursionLimit === undefined ? "" : ` (recursion limit ${recursionLimit})`} while still calling tools.`,
+    "",
+    "**What I found before stopping:**",
+    foundList(found),
+    "",
+    "**How to proceed:** send a new message to continue (a new message gets a fresh step budget), or run it again with a higher recursion limit.",
+  ].join("\n");
+}
+
 /**
- * The `circuit_fallback` node: answers every pending call with a
- * CIRCUIT_BREAKER_TRIPPED frame (an unanswered tool call breaks an
- * OpenAI-style thread for good), then ends the run with an explanation.
+ * The `circuit_fallback` node: answers every pending call with an error
+ * ToolMessage (an unanswered tool call breaks an OpenAI-style thread for
+ * good), then ends the run with an explanation: the breaker's trip, or the
+ * step budget about to run out. It reads the verdicts the agent step wrote;
+ * only a message nobody checked is checked here.
  */
 export function createCircuitFallbackNode(resolve: ResolveRun) {
   return async function circuitFallback(state: GuardedState, config: LangGraphRunnableConfig) {
     const message = lastAIMessage(state.messages);
     if (!message) return { halted: true };
-    const run = resolve(state, config);
-    const verdicts = await checkCalls(run, state.messages);
-    const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
-    const replies = refusalReplies(pendingCalls(message), verdicts);
-    config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts, halted: true });
-    const answer = new AIMessage({ content: fallbackAnswer(trip, partialResults(state.messages)) });
-    return { messages: [...replies, answer], verdicts, halted: true };
+    const calls = pendingCalls(message);
+    const known = verdictsFor(message, state.verdicts);
+    const run = known ? undefined : resolve(state, config);
+    const verdicts = known ?? (run ? await checkCalls(run, state.messages) : []);
+    const trip = verdicts.find((v) => !v.allowed);
+    const found = partialResults(state.messages);
+    const replies = trip ? refusalReplies(calls, verdicts) : stepLimitReplies(calls, verdicts, config.recursionLimit);
+    const answer = new AIMessage({ content: trip ? fallbackAnswer(trip, found) : stepLimitAnswer(config.recursionLimit, found) });
+    emitVerdicts(config, state.sessionId || run?.sessionId || "", verdicts, true);
+    return { messages: [...replies, answer], halted: true, ...(known ? {} : { verdicts }) };
   };
 }

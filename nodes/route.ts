@@ -1,21 +1,21 @@
-import { END, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { checkCalls } from "./check-calls.js";
-import type { GuardedState, ResolveRun } from "./run-settings.js";
-import { lastAIMessage, pendingCalls } from "./tool-calls.js";
+import { END } from "@langchain/langgraph";
+import type { GuardedState } from "./run-settings.js";
+import { lastAIMessage, verdictsFor } from "./tool-calls.js";
 
 /** Where the router can send a step. */
 export type Route = "tools" | "circuit_fallback" | typeof END;
 
 /**
- * The conditional edge after `agent`: no tool calls ends the run; otherwise
- * the breaker judges every call before any runs, and one refusal sends the
- * whole batch to `circuit_fallback`.
+ * The conditional edge after `agent`, a pure function of the state: no tool
+ * calls ends the run; a refusal among the verdicts the agent step wrote, or a
+ * step budget about to run out, ends it through `circuit_fallback`; anything
+ * else goes to `tools` (which checks a message nobody checked, one edited
+ * into the thread, before running any of it).
  */
-export function createRouter(resolve: ResolveRun) {
-  return async function route(state: GuardedState, config: LangGraphRunnableConfig): Promise<Route> {
-    const message = lastAIMessage(state.messages);
-    if (!message || pendingCalls(message).length === 0) return END;
-    const verdicts = await checkCalls(resolve(state, config), state.messages);
-    return verdicts.every((v) => v.allowed) ? "tools" : "circuit_fallback";
-  };
+export function route(state: Pick<GuardedState, "messages" | "verdicts" | "outOfSteps">): Route {
+  const message = lastAIMessage(state.messages);
+  if (!message || (message.tool_calls?.length ?? 0) === 0) return END;
+  if (state.outOfSteps) return "circuit_fallback";
+  const verdicts = verdictsFor(message, state.verdicts);
+  return verdicts?.some((v) => !v.allowed) ? "circuit_fallback" : "tools";
 }

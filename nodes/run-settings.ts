@@ -4,7 +4,7 @@ import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Breaker, Verdict } from "../breaker/index.js";
-import type { VerdictMemo } from "./verdict-memo.js";
+import type { Redactor } from "./redact.js";
 
 /** The slice of graph state the nodes read and write. */
 export interface GuardedState {
@@ -12,23 +12,28 @@ export interface GuardedState {
   sessionId: string;
   halted: boolean;
   verdicts: Verdict[];
+  /** Set by an agent step whose tool calls would not leave the run enough steps to end gracefully. */
+  outOfSteps: boolean;
 }
 
 /** Everything a node needs for one step, resolved from the state and the run's context. */
 export interface RunSettings {
-  /** The breaker session: an explicit id, else the thread, else one per run. */
+  /** The breaker session: the thread's, a caller's (when the operator allows it), else one per run. */
   sessionId: string;
+  /**
+   * What makes the breaker's call ids unique in a session several threads may
+   * share: the thread, else the session (a run without a thread has its own).
+   */
+  callScope: string;
   /** The run window: one per user message. */
   runId: string;
   breaker: Breaker;
-  /** Verdicts the router already obtained, so nodes do not ask the store again. */
-  memo: VerdictMemo;
   systemPrompt: string;
   /** The chat model with the tools bound. */
   model: Runnable<BaseLanguageModelInput, AIMessageChunk>;
   tools: ReadonlyMap<string, StructuredToolInterface>;
-  /** Secrets to mask in errors that leave the graph (API key, Redis password). */
-  secrets: readonly string[];
+  /** Masks secrets in what leaves the graph (errors, tool output, log lines). */
+  redact: Redactor;
 }
 
 /** Resolves the settings of a step; built once per graph by `buildGraph`. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TokenUsage } from "../breaker/index.js";
+import type { TokenUsage, Verdict } from "../breaker/index.js";
 
 /** A tool call the model asked for; `parseError` is set when its arguments were not valid JSON. */
 export interface PendingCall {
@@ -28,20 +28,18 @@ export function newToolCallId(): string {
  */
 export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
 
-/** Ids of every tool call already asked for in a thread. */
-export function toolCallIds(messages: readonly BaseMessage[]): string[] {
-  return messages.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => c.id ?? "") : []));
-}
-
 /**
- * Normalize a fresh model message in place: every call gets an id unique in
- * the message and unlike any id in `taken` (the thread's earlier calls). The
- * breaker deduplicates by id, so a model that reuses ids across turns would
- * otherwise go uncounted; and each call needs its own reply. Malformed calls
- * join `tool_calls` with their raw arguments under UNPARSED_ARGS_KEY.
+ * Normalize a fresh model message in place: every call gets an id, unique in
+ * the message (each needs its own reply). Ids are the model's own otherwise,
+ * even when it reuses one from an earlier turn: the reply answers the id the
+ * provider gave, and the breaker counts the call under `breakerCallId`.
+ * Malformed calls join `tool_calls` with their raw arguments under
+ * UNPARSED_ARGS_KEY. The message gets an id unique in the thread (`thread`):
+ * the messages reducer would otherwise replace an earlier message that
+ * carries the same id, and the breaker ids build on it.
  */
-export function normalizeToolCalls(message: AIMessage, taken: Iterable<string> = []): AIMessage {
-  const seen = new Set<string>(taken);
+export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMessage[] = []): AIMessage {
+  const seen = new Set<string>();
   const unique = (id: string | undefined): string => {
     let next = id || newToolCallId();
     for (let n = 2; seen.has(next); n++) next = `${id}_${n}`;
@@ -57,7 +55,26 @@ export function normalizeToolCalls(message: AIMessage, taken: Iterable<string> =
   }));
   message.tool_calls = [...valid, ...invalid];
   message.invalid_tool_calls = [];
+  if (!message.id || thread.some((m) => m.id === message.id)) message.id = randomUUID();
   return message;
+}
+
+/**
+ * The id the breaker knows a call by: the model's id, namespaced by the
+ * message and the thread (or session) it came in. Providers that number
+ * calls call_0, call_1 on every turn, and threads that share a session, would
+ * otherwise collide, and a collision is a call the breaker never counts.
+ */
+export function breakerCallId(scope: string, messageId: string, callId: string): string {
+  return `${scope}/${messageId}/${callId}`;
+}
+
+/** The verdicts in `verdicts` when they judge exactly the calls of `message`, in order; else undefined (not checked yet). */
+export function verdictsFor(message: AIMessage, verdicts: readonly Verdict[]): Verdict[] | undefined {
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 0 || verdicts.length !== calls.length || !message.id) return undefined;
+  const ok = calls.every((c, i) => verdicts[i]!.callId.endsWith(`/${message.id}/${c.id ?? ""}`));
+  return ok ? (verdicts as Verdict[]) : undefined;
 }
 
 /** Every call the message asks for; `parseError` marks those whose arguments were not JSON. */

@@ -1,48 +1,42 @@
-import { ToolMessage } from "@langchain/core/messages";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { isCommand, type Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
 import { refusalReplies } from "./circuit-fallback.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
 import { runTool } from "./run-tool.js";
-import { lastAIMessage, pendingCalls, type PendingCall } from "./tool-calls.js";
+import { lastAIMessage, pendingCalls, verdictsFor } from "./tool-calls.js";
 
-/** Tag in front of the advisory a HALF_OPEN circuit adds to a tool result. */
-export const ADVISORY_TAG = "[circuit_breaker: HALF_OPEN]";
+export { ADVISORY_TAG } from "./run-tool.js";
+
+/** A plain update, or (when a tool returned a Command) the updates and Commands in call order, as LangGraph's ToolNode returns them. */
+export type ToolsUpdate = { messages?: BaseMessage[]; verdicts?: Verdict[] } | ({ messages: BaseMessage[] } | { verdicts: Verdict[] } | Command)[];
 
 /**
- * The `tools` node: runs the calls the router approved, in parallel, reports
- * each outcome to the breaker and answers every call with a ToolMessage.
+ * The `tools` node: runs the calls the agent step approved, in parallel,
+ * reports their outcomes to the breaker in one batch, and answers every call.
+ * The verdicts come from the state; a message nobody checked (edited into the
+ * thread) is checked here first, and a refused batch runs nothing.
  */
 export function createToolsNode(resolve: ResolveRun) {
-  return async function tools(state: GuardedState, config: LangGraphRunnableConfig) {
+  return async function tools(state: GuardedState, config: LangGraphRunnableConfig): Promise<ToolsUpdate> {
     const message = lastAIMessage(state.messages);
-    if (!message) return {};
+    const calls = message ? pendingCalls(message) : [];
+    if (!message || calls.length === 0) return {};
     const run = resolve(state, config);
-    const verdicts = await checkCalls(run, state.messages);
+    const known = verdictsFor(message, state.verdicts);
+    const verdicts = known ?? (await checkCalls(run, state.messages));
+    const checked = known ? {} : { verdicts };
+    if (verdicts.some((v) => !v.allowed)) return { messages: refusalReplies(calls, verdicts), ...checked };
 
-    const calls = pendingCalls(message);
-    if (verdicts.some((v) => !v.allowed)) {
-      // The router sends refused batches to circuit_fallback; a state routed
-      // here anyway gets the same refusal, and no call of the batch runs.
-      return { messages: refusalReplies(calls, verdicts), verdicts };
-    }
-
-    const answer = async (call: PendingCall, verdict: Verdict): Promise<ToolMessage> => {
-      const result = await runTool(run.tools, call, config);
-      await run.breaker.complete(run.sessionId, verdict.callId, result.outcome);
-      const content = verdict.advisory ? `${result.content}\n\n${ADVISORY_TAG} ${verdict.advisory}` : result.content;
-      return new ToolMessage({
-        tool_call_id: call.id,
-        name: call.name,
-        status: result.status,
-        content,
-        artifact: { circuit: verdict },
-      });
-    };
-
-    const messages = await Promise.all(calls.map((call, i) => answer(call, verdicts[i]!)));
-    config.writer?.({ type: "breaker_verdict", sessionId: run.sessionId, verdicts });
-    return { messages, verdicts };
+    const ctx = { tools: run.tools, redact: run.redact, state, config };
+    const runs = await Promise.all(calls.map((call, i) => runTool(call, verdicts[i], ctx)));
+    await run.breaker.completeBatch(
+      run.sessionId,
+      runs.map((r, i) => ({ callId: verdicts[i]!.callId, outcome: r.outcome })),
+    );
+    const replies = runs.map((r) => r.reply);
+    if (!replies.some(isCommand)) return { messages: replies as BaseMessage[], ...checked };
+    return [...replies.map((r) => (isCommand(r) ? r : { messages: [r] })), ...(known ? [] : [checked as { verdicts: Verdict[] }])];
   };
 }

@@ -11,6 +11,7 @@ import {
   runTurn,
   testGraph,
   textOf,
+  threadSession,
   toolMessages,
   toolReplyProblems,
 } from "../support/graph-helpers.js";
@@ -74,9 +75,10 @@ describe("bad tool calls in the graph", () => {
     expect(state.halted).toBe(false);
 
     // The breaker counted the call and saw it fail.
-    const session = await inspectSession(store, THREAD);
+    const session = await inspectSession(store, threadSession(THREAD));
     expect(session.totalCalls).toBe(1);
-    expect(session.window[0]!.id).toBe(reply!.tool_call_id);
+    // The breaker knows the call by the model's id, namespaced by thread and message.
+    expect(session.window[0]!.id.endsWith(`/${reply!.tool_call_id}`)).toBe(true);
     expect(session.window[0]!.outcome?.kind).toBe("error");
   });
 
@@ -95,7 +97,7 @@ describe("bad tool calls in the graph", () => {
     expect(toolReplyProblems(state.messages)).toEqual([]);
     expect(state.messages.at(-1)!.content).toBe("Final answer.");
 
-    const session = await inspectSession(store, THREAD);
+    const session = await inspectSession(store, threadSession(THREAD));
     expect(session.totalCalls).toBe(CASES.length);
     expect(session.window.map((c) => c.outcome?.kind)).toEqual(CASES.map(() => "error"));
   });

@@ -6,8 +6,8 @@ import { runTurn, testGraph, trajectory } from "../support/graph-helpers.js";
 const LOOP = SCENARIOS.get("loop")!;
 
 /** What happened to each call of a loop run under the given context. */
-async function loopTrajectory(context: Record<string, unknown> = {}) {
-  const { graph } = testGraph();
+async function loopTrajectory(context: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  const { graph } = testGraph({ env });
   const { state } = await runTurn(graph, LOOP.prompt, { context: { model: "scripted:loop", ...context }, thread: "half-open" });
   return trajectory(state.messages);
 }
@@ -19,9 +19,9 @@ describe("the HALF_OPEN warning before OPEN", () => {
     expect(await loopTrajectory()).toEqual(["ran", "ran+advisory", "refused"]);
   });
 
-  it("follows maxIdenticalCalls and halfOpenMargin from the context", async () => {
-    // 4 under the default error-flood block (5 failures in a row), so the knob alone decides.
-    expect(await loopTrajectory({ maxIdenticalCalls: 4, halfOpenMargin: 2 })).toEqual([
+  it("follows maxIdenticalCalls and halfOpenMargin from the context, up to the operator's ceiling", async () => {
+    // The operator allows 4 identical calls; 4 is under the default error-flood block (5 failures in a row), so the knob alone decides.
+    expect(await loopTrajectory({ maxIdenticalCalls: 4, halfOpenMargin: 2 }, { BREAKER_MAX_IDENTICAL_CALLS: "4" })).toEqual([
       "ran",
       "ran",
       "ran+advisory",

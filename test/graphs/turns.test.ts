@@ -6,10 +6,12 @@ import {
   runTurn,
   testGraph,
   textOf,
+  threadSession,
   threadedGraph,
   toolMessages,
   toolReplyProblems,
   trajectory,
+  userTurn,
 } from "../support/graph-helpers.js";
 
 const byDetector = { detectors: true };
@@ -35,10 +37,10 @@ describe("a second user turn after a trip", () => {
 
     // One conversation, one session, a valid history across both turns.
     expect(second.state.messages.filter((m) => m.getType() === "human")).toHaveLength(2);
-    expect(second.state.sessionId).toBe("turns-1");
-    expect(first.state.sessionId).toBe("turns-1");
+    expect(second.state.sessionId).toBe(threadSession("turns-1"));
+    expect(first.state.sessionId).toBe(threadSession("turns-1"));
     expect(toolReplyProblems(second.state.messages)).toEqual([]);
-    expect((await inspectSession(store, "turns-1")).totalCalls).toBe(toolMessages(second.state.messages).length);
+    expect((await inspectSession(store, threadSession("turns-1"))).totalCalls).toBe(toolMessages(second.state.messages).length);
   });
 
   it("can finish normally, clearing halted", async () => {
@@ -75,32 +77,58 @@ describe("a second user turn after a trip", () => {
 describe("session identity", () => {
   beforeEach(() => resetToolFixtures());
   const context = { model: "scripted:clean" };
+  const callerSessions = { env: { BREAKER_CALLER_SESSIONS: "true" } };
 
-  it("is the thread id when the context names no session", async () => {
+  it("is the thread when the context names no session", async () => {
     const { graph, store } = testGraph();
     const { state } = await runTurn(graph, "Revenue?", { context, thread: "thread-a" });
-    expect(state.sessionId).toBe("thread-a");
-    expect(await store.sessions()).toEqual(["thread-a"]);
+    expect(state.sessionId).toBe("thread:thread-a");
+    expect(await store.sessions()).toEqual(["thread:thread-a"]);
   });
 
-  it("is context.sessionId when set, across threads", async () => {
-    const { graph, store } = testGraph();
+  it("is the caller's named session across threads when the operator allows it, in the caller namespace", async () => {
+    const { graph, store } = testGraph(callerSessions);
     const shared = { model: "scripted:loop", sessionId: "user-42", maxCallsPerWindow: 3 };
     const first = await runTurn(graph, "Overdue invoices?", { context: shared, thread: "thread-a" });
-    expect(first.state.sessionId).toBe("user-42");
+    expect(first.state.sessionId).toBe("caller:anonymous:user-42");
     // Another thread of the same session inherits its spent call budget.
     const second = await runTurn(graph, "Revenue?", { context: { ...shared, model: "scripted:clean" }, thread: "thread-b" });
-    expect(second.state.sessionId).toBe("user-42");
+    expect(second.state.sessionId).toBe("caller:anonymous:user-42");
     expect(trajectory(second.state.messages, byDetector)).toEqual(["refused:call_rate"]);
-    expect(await store.sessions()).toEqual(["user-42"]);
+    expect(await store.sessions()).toEqual(["caller:anonymous:user-42"]);
+  });
+
+  it("cannot reach a thread's session, nor another authenticated user's, by naming it", async () => {
+    const { graph, store } = testGraph(callerSessions);
+    const limits = { maxCallsPerWindow: 3 };
+    await runTurn(graph, "List the orders.", { context: { model: "scripted:pagination", ...limits }, thread: "victim" });
+    const victim = await inspectSession(store, threadSession("victim"));
+    expect(victim.totalCalls).toBeGreaterThan(0);
+    // Naming the thread, or its session id, lands in the caller's own namespace.
+    for (const name of ["victim", "thread:victim"]) {
+      const { state } = await runTurn(graph, "Revenue?", { context: { ...context, ...limits, sessionId: name }, thread: `attacker-${name}` });
+      expect(state.sessionId).toBe(`caller:anonymous:${name}`);
+      // The victim spent its 3-call window; a session that reached it would be refused at once.
+      expect(trajectory(state.messages).map((t) => t.replace("+advisory", ""))).toEqual(["ran", "ran"]);
+    }
+    expect(await inspectSession(store, threadSession("victim"))).toEqual(victim);
+
+    // Two authenticated users naming the same session get two sessions.
+    const asUser = (identity: string) =>
+      graph.invoke(userTurn("Revenue?"), {
+        context: { ...context, sessionId: "team" } as never,
+        configurable: { thread_id: `t-${identity}`, langgraph_auth_user: { identity } },
+      });
+    expect((await asUser("alice")).sessionId).toBe("caller:alice:team");
+    expect((await asUser("bob")).sessionId).toBe("caller:bob:team");
   });
 
   it("is unique per run without a thread, and holds every call of that run", async () => {
     const { graph, store } = testGraph();
     const a = await runTurn(graph, "Overdue invoices?", { context: { model: "scripted:loop" } });
     const b = await runTurn(graph, "Overdue invoices?", { context: { model: "scripted:loop" } });
-    expect(a.state.sessionId).toMatch(/^run-/);
-    expect(b.state.sessionId).toMatch(/^run-/);
+    expect(a.state.sessionId).toMatch(/^run:/);
+    expect(b.state.sessionId).toMatch(/^run:/);
     expect(a.state.sessionId).not.toBe(b.state.sessionId);
     expect((await store.sessions()).sort()).toEqual([a.state.sessionId, b.state.sessionId].sort());
     // Both runs tripped the same way: the second did not inherit the first one's calls.

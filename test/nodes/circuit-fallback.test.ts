@@ -1,10 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createCircuitFallbackNode } from "../../nodes/circuit-fallback.js";
-import { createRouter } from "../../nodes/route.js";
+import { createCircuitFallbackNode, STEP_LIMIT } from "../../nodes/circuit-fallback.js";
+import { route } from "../../nodes/route.js";
 import { createToolsNode } from "../../nodes/tools.js";
 import { resetToolFixtures, sentEmails } from "../../tools/index.js";
-import { configWith, frameOf, inspectSession, stateWith, testResolver, textOf } from "../support/graph-helpers.js";
+import { checkedState, configWith, frameOf, inspectSession, stateWith, testResolver, textOf, threadSession } from "../support/graph-helpers.js";
 
 const THREAD = "fallback-thread";
 const EMAIL = { to: "ops@example.com", subject: "Export finished", body: "Done." };
@@ -20,22 +20,24 @@ describe("circuit_fallback node", () => {
   async function trippedTurn(before: BaseMessage[] = []) {
     const { store, resolve } = testResolver();
     const config = configWith({}, THREAD);
-    let messages: BaseMessage[] = [...before, new HumanMessage({ id: "h-2", content: "Find Acme and tell ops." })];
-    messages.push(ask({ id: "c1", name: "query_crm", args: { company_name: "Acme Corp" } }));
-    expect(await createRouter(resolve)(stateWith(messages), config)).toBe("tools");
-    messages = [...messages, ...((await createToolsNode(resolve)(stateWith(messages), config)).messages ?? [])];
-    messages.push(ask({ id: "e1", name: "send_email", args: EMAIL }, { id: "e2", name: "send_email", args: EMAIL }));
-    expect(await createRouter(resolve)(stateWith(messages), config)).toBe("circuit_fallback");
-    const update = await createCircuitFallbackNode(resolve)(stateWith(messages), config);
-    const session = await inspectSession(store, THREAD);
+    const history: BaseMessage[] = [...before, new HumanMessage({ id: "h-2", content: "Find Acme and tell ops." })];
+    const lookup = await checkedState(resolve, history, ask({ id: "c1", name: "query_crm", args: { company_name: "Acme Corp" } }), config);
+    expect(route(lookup)).toBe("tools");
+    const found = (await createToolsNode(resolve)(lookup, config)) as { messages: BaseMessage[] };
+    const state = await checkedState(resolve, [...lookup.messages, ...found.messages], ask({ id: "e1", name: "send_email", args: EMAIL }, { id: "e2", name: "send_email", args: EMAIL }), config);
+    expect(route(state)).toBe("circuit_fallback");
+    const update = await createCircuitFallbackNode(resolve)(state, config);
+    const session = await inspectSession(store, threadSession(THREAD));
     const decisive = session.circuit.findings.find((f) => f.severity === "block")!;
     expect(decisive).toBeDefined();
-    return { update, decisive, replies: update.messages!.slice(0, -1) as ToolMessage[], answer: update.messages!.at(-1)! };
+    expect("messages" in update).toBe(true);
+    const messages = (update as { messages: BaseMessage[] }).messages;
+    return { update, state, decisive, replies: messages.slice(0, -1) as ToolMessage[], answer: messages.at(-1)! };
   }
 
   it("answers every pending call with an error ToolMessage holding the breaker frame", async () => {
-    const { update, decisive, replies } = await trippedTurn();
-    expect(update.messages).toHaveLength(3);
+    const { decisive, replies } = await trippedTurn();
+    expect(replies).toHaveLength(2);
     expect(replies.map((m) => [m.tool_call_id, m.name, m.status])).toEqual([
       ["e1", "send_email", "error"],
       ["e2", "send_email", "error"],
@@ -57,7 +59,7 @@ describe("circuit_fallback node", () => {
   });
 
   it("ends with an answer naming the detector, the steps, what was found and how to proceed", async () => {
-    const { update, decisive, answer } = await trippedTurn();
+    const { update, state, decisive, answer } = await trippedTurn();
     expect(AIMessage.isInstance(answer)).toBe(true);
     expect((answer as AIMessage).tool_calls ?? []).toEqual([]);
     const text = textOf(answer);
@@ -66,10 +68,9 @@ describe("circuit_fallback node", () => {
     expect(text).toMatch(/What I found before stopping:\*\*\n- query_crm: .*acc_001/);
     expect(text).toMatch(/How to proceed/);
     expect(update.halted).toBe(true);
-    expect(update.verdicts?.map((v) => [v.callId, v.allowed])).toEqual([
-      ["e1", true],
-      ["e2", false],
-    ]);
+    // The verdicts were the agent step's: the fallback reads them from the state and asks the breaker nothing.
+    expect(state.verdicts.map((v) => v.allowed)).toEqual([true, false]);
+    expect("verdicts" in update).toBe(false);
   });
 
   it("lists only results of the current user turn", async () => {
@@ -84,16 +85,35 @@ describe("circuit_fallback node", () => {
     expect(textOf(answer)).toContain("- query_crm:");
   });
 
-  it("says nothing usable was found when the turn has no successful result", async () => {
-    const { resolve } = testResolver();
+  it("says nothing usable was found when the turn has no successful result, checking a batch nobody checked", async () => {
+    const { resolve, store } = testResolver();
     const config = configWith({}, THREAD);
     const messages = [
       new HumanMessage({ id: "h-1", content: "Mail ops." }),
-      ask({ id: "e1", name: "send_email", args: EMAIL }, { id: "e2", name: "send_email", args: EMAIL }),
+      new AIMessage({ id: "m-1", content: "", tool_calls: [{ id: "e1", name: "send_email", args: EMAIL, type: "tool_call" }, { id: "e2", name: "send_email", args: EMAIL, type: "tool_call" }] }),
     ];
-    const update = await createCircuitFallbackNode(resolve)(stateWith(messages), config);
-    expect(textOf(update.messages!.at(-1)!)).toContain("No tool call in this turn returned a usable result");
+    const update = (await createCircuitFallbackNode(resolve)(stateWith(messages), config)) as { messages: BaseMessage[]; halted: boolean; verdicts: unknown[] };
+    expect(textOf(update.messages.at(-1)!)).toContain("No tool call in this turn returned a usable result");
     expect(update.halted).toBe(true);
+    expect(update.verdicts).toHaveLength(2);
+    expect((await inspectSession(store, threadSession(THREAD))).totalCalls).toBe(2);
+  });
+
+  it("ends a run whose steps ran out: every pending call answered, unrun, and an answer that says why", async () => {
+    const { resolve, store } = testResolver();
+    const config = { ...configWith({}, THREAD), recursionLimit: 12 };
+    const state = await checkedState(resolve, [new HumanMessage({ id: "h-1", content: "Look it up." })], ask({ id: "c1", name: "query_crm", args: { company_name: "Acme Corp" } }, { id: "c2", name: "get_financials", args: { account_id: "acc_001" } }), config);
+    const update = (await createCircuitFallbackNode(resolve)({ ...state, outOfSteps: true }, config)) as { messages: BaseMessage[]; halted: boolean };
+    const replies = update.messages.slice(0, -1) as ToolMessage[];
+    expect(replies.map((m) => [m.tool_call_id, m.status])).toEqual([
+      ["c1", "error"],
+      ["c2", "error"],
+    ]);
+    expect(replies.map(frameOf)).toEqual([expect.objectContaining({ error: STEP_LIMIT, ran: false }), expect.objectContaining({ error: STEP_LIMIT, ran: false })]);
+    expect(textOf(update.messages.at(-1)!)).toMatch(/about to reach its step limit \(recursion limit 12\)/);
+    expect(update.halted).toBe(true);
+    // Checked (and counted) in the agent step, never run.
+    expect((await inspectSession(store, threadSession(THREAD))).window.every((c) => c.outcome === undefined)).toBe(true);
   });
 
   it("only sets halted when there is no pending AIMessage", async () => {

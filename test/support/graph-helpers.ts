@@ -7,11 +7,13 @@ import {
 } from "@langchain/core/messages";
 import { expect } from "vitest";
 import { MemorySaver, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { MemoryStore, createBreaker, type BreakerStore, type SessionSnapshot } from "../../breaker/index.js";
+import { MemoryStore, createBreaker, type BreakerStore, type SessionSnapshot, type Verdict } from "../../breaker/index.js";
 import { buildGraph } from "../../graphs/graph.js";
 import type { GuardedGraphState } from "../../graphs/state.js";
 import { createRunResolver, type GraphDeps } from "../../graphs/run-resolver.js";
-import type { GuardedState } from "../../nodes/run-settings.js";
+import type { GuardedState, ResolveRun } from "../../nodes/run-settings.js";
+import { checkCalls } from "../../nodes/check-calls.js";
+import { normalizeToolCalls } from "../../nodes/tool-calls.js";
 import { ADVISORY_TAG } from "../../nodes/tools.js";
 import { TurnReplayChatModel } from "../../nodes/model/turn-replay-model.js";
 import { EXAMPLE_TOOLS } from "../../tools/index.js";
@@ -122,8 +124,8 @@ export function mentionsTrip(messages: readonly BaseMessage[]): boolean {
 
 /** The guarded graph over the example tools and a fresh MemoryStore (unless given), plus that store. */
 export function testGraph(deps: GraphDeps = {}) {
-  const store = deps.store ?? new MemoryStore();
-  return { store, graph: buildGraph({ ...deps, store }) };
+  const store = deps.breaker?.store ?? deps.store ?? new MemoryStore();
+  return { store, graph: buildGraph({ log: () => {}, ...deps, store }) };
 }
 
 /** `testGraph` with an in-memory checkpointer, so runs on one thread_id continue one conversation. */
@@ -137,11 +139,11 @@ export interface TurnResult {
   state: GuardedGraphState;
 }
 
-/** Run one user turn, recording which nodes ran. A loop the breaker misses ends in GraphRecursionError. */
+/** Run one user turn with the graph's own recursion limit, recording which nodes ran. */
 export async function runTurn(
   graph: ReturnType<typeof buildGraph>,
   content: string,
-  options: { context?: Record<string, unknown>; thread?: string } = {},
+  options: { context?: Record<string, unknown>; thread?: string; recursionLimit?: number } = {},
 ): Promise<TurnResult> {
   const nodes: string[] = [];
   let state: GuardedGraphState | undefined;
@@ -149,8 +151,8 @@ export async function runTurn(
     // The context type marks every knob required; the graph fills defaults itself.
     context: (options.context ?? {}) as never,
     ...(options.thread ? { configurable: { thread_id: options.thread } } : {}),
+    ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
     streamMode: ["updates", "values"],
-    recursionLimit: 100,
   });
   for await (const [mode, chunk] of stream) {
     if (mode === "updates") nodes.push(...Object.keys(chunk as object));
@@ -166,8 +168,13 @@ export function userTurn(content: string): { messages: BaseMessage[] } {
 }
 
 /** Graph state for calling a node or the router directly. */
-export function stateWith(messages: BaseMessage[], sessionId = ""): GuardedState {
-  return { messages, sessionId, halted: false, verdicts: [] };
+export function stateWith(messages: BaseMessage[], sessionId = "", verdicts: Verdict[] = []): GuardedState {
+  return { messages, sessionId, halted: false, verdicts, outOfSteps: false };
+}
+
+/** The breaker session of a thread. */
+export function threadSession(threadId: string): string {
+  return `thread:${threadId}`;
 }
 
 /** A run config with a thread and a context, as LangGraph hands it to nodes. */
@@ -178,7 +185,18 @@ export function configWith(context: Record<string, unknown> = {}, threadId?: str
 /** A resolver over the example tools and a fresh MemoryStore, plus that store. */
 export function testResolver(deps: GraphDeps = {}) {
   const store = deps.store ?? new MemoryStore();
-  return { store, resolve: createRunResolver({ tools: EXAMPLE_TOOLS, ...deps, store }) };
+  return { store, resolve: createRunResolver({ tools: EXAMPLE_TOOLS, log: () => {}, ...deps, store }).resolve };
+}
+
+/**
+ * The state after an agent step that asked for `message`'s calls, as the
+ * graph has it: the message (given an id) appended and the breaker's
+ * verdicts on it written. Runs the real check of the agent node.
+ */
+export async function checkedState(resolve: ResolveRun, history: BaseMessage[], message: AIMessage, config: LangGraphRunnableConfig): Promise<GuardedState> {
+  const messages = [...history, normalizeToolCalls(message, history)];
+  const verdicts = await checkCalls(resolve(stateWith(messages), config), messages);
+  return stateWith(messages, "", verdicts);
 }
 
 /** What the breaker knows about a session in a store. */

@@ -1,0 +1,21 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Verdict } from "../breaker/index.js";
+
+/** What the `custom` stream mode carries after every breaker decision. */
+export interface VerdictEvent {
+  type: "breaker_verdict";
+  sessionId: string;
+  verdicts: Verdict[];
+  /** Set by circuit_fallback: the run ends here. */
+  halted?: true;
+  /** Set when a fail mode answered (the store was down): the verdicts are not the shared store's. */
+  degraded?: { reason: string };
+}
+
+/** Send the verdicts to the run's `custom` stream, if anyone listens. */
+export function emitVerdicts(config: LangGraphRunnableConfig, sessionId: string, verdicts: Verdict[], halted = false): void {
+  if (!config.writer) return;
+  const degraded = verdicts.find((v) => v.degraded)?.degraded;
+  const event: VerdictEvent = { type: "breaker_verdict", sessionId, verdicts, ...(halted ? { halted: true } : {}), ...(degraded ? { degraded } : {}) };
+  config.writer(event);
+}
