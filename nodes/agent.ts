@@ -1,4 +1,4 @@
-import { AIMessage, AIMessageChunk, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
@@ -14,20 +14,6 @@ export interface AgentUpdate {
   sessionId?: string;
   halted?: boolean;
   outOfSteps?: boolean;
-}
-
-// Streaming models hand back a chunk; the thread keeps a plain AIMessage.
-function plainMessage(response: unknown): AIMessage {
-  if (!AIMessageChunk.isInstance(response)) return response as AIMessage;
-  return new AIMessage({
-    id: response.id,
-    content: response.content,
-    tool_calls: response.tool_calls,
-    invalid_tool_calls: response.invalid_tool_calls,
-    usage_metadata: response.usage_metadata,
-    response_metadata: response.response_metadata,
-    additional_kwargs: response.additional_kwargs,
-  });
 }
 
 /**
@@ -46,7 +32,8 @@ export function createAgentNode(resolve: ResolveRun) {
     const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
       throw run.redact.error(error);
     });
-    const message = normalizeToolCalls(plainMessage(response), state.messages);
+    // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
+    const message = normalizeToolCalls(response as AIMessage, state.messages);
     const update: AgentUpdate = { messages: [message] };
     if (state.sessionId !== run.sessionId) update.sessionId = run.sessionId;
     if (state.halted) update.halted = false;

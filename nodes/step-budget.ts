@@ -8,7 +8,8 @@ export const STEPS_TO_END = 3;
 /**
  * The recursion limit under which the breaker's run limit, not LangGraph,
  * ends every runaway turn: one agent and one tools step per call, plus the
- * refused call's agent step and circuit_fallback. Per-nature and per-tool run
+ * refused call's agent step and circuit_fallback, which must be done a step
+ * before the limit (see stepsLeft). Per-nature and per-tool run
  * limits count too, since any of them can be the one in force.
  */
 export function recursionLimitFor(policy: Policy): number {
@@ -23,9 +24,10 @@ export function recursionLimitFor(policy: Policy): number {
 /**
  * Graph steps the run has left after an agent step, or undefined outside a
  * graph run (a node called directly). LangGraph.js exposes no remaining-steps
- * value; a run may execute steps first .. first + recursionLimit - 1, and the
- * turn alternates agent and tools, so its first step is this step minus two
- * per earlier model message of the turn. A turn resumed in a later invocation
+ * value; a run whose first step is `first` must have finished by step
+ * first + recursionLimit - 2 (one more step, even one that would end it, is a
+ * GraphRecursionError), and the turn alternates agent and tools, so its first
+ * step is this step minus two per earlier model message of the turn. A turn resumed in a later invocation
  * (after an interrupt) gets a fresh budget from LangGraph; counted from the
  * turn's start, this errs on the early side, never the late one.
  */
@@ -40,5 +42,5 @@ export function stepsLeft(messages: readonly BaseMessage[], config: LangGraphRun
     if (type === "ai") earlier++;
   }
   const first = step - 2 * earlier;
-  return first + limit - 1 - step;
+  return first + limit - 2 - step;
 }

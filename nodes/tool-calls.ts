@@ -29,14 +29,15 @@ export function newToolCallId(): string {
 export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
 
 /**
- * Normalize a fresh model message in place: every call gets an id, unique in
- * the message (each needs its own reply). Ids are the model's own otherwise,
- * even when it reuses one from an earlier turn: the reply answers the id the
+ * A fresh model message, normalized: every call gets an id, unique in the
+ * message (each needs its own reply). Ids are the model's own otherwise, even
+ * when it reuses one from an earlier turn: the reply answers the id the
  * provider gave, and the breaker counts the call under `breakerCallId`.
  * Malformed calls join `tool_calls` with their raw arguments under
  * UNPARSED_ARGS_KEY. The message gets an id unique in the thread (`thread`):
  * the messages reducer would otherwise replace an earlier message that
- * carries the same id, and the breaker ids build on it.
+ * carries the same id, and the breaker ids build on it. A new message, since
+ * what a checkpoint stores is the constructor's fields, not later assignments.
  */
 export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMessage[] = []): AIMessage {
   const seen = new Set<string>();
@@ -53,10 +54,17 @@ export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMess
     name: c.name ?? "",
     args: { [UNPARSED_ARGS_KEY]: c.args ?? "", error: c.error ?? "arguments are not valid JSON" },
   }));
-  message.tool_calls = [...valid, ...invalid];
-  message.invalid_tool_calls = [];
-  if (!message.id || thread.some((m) => m.id === message.id)) message.id = randomUUID();
-  return message;
+  const taken = !message.id || thread.some((m) => m.id === message.id);
+  return new AIMessage({
+    id: taken ? randomUUID() : message.id,
+    content: message.content,
+    ...(message.name === undefined ? {} : { name: message.name }),
+    tool_calls: [...valid, ...invalid],
+    invalid_tool_calls: [],
+    ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+    response_metadata: message.response_metadata,
+    additional_kwargs: message.additional_kwargs,
+  });
 }
 
 /**

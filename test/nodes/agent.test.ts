@@ -267,8 +267,8 @@ describe("agent node: the breaker's verdicts, in the same step", () => {
     const node = createAgentNode(resolve);
     const at = (step: number, recursionLimit: number) =>
       node(stateWith([question()]), { ...configWith({}, THREAD), recursionLimit, metadata: { langgraph_step: step } });
-    // First step of the turn at step 1: steps 1..limit may run; tools, agent and circuit_fallback need three more.
-    expect((await at(1, 4)).outOfSteps).toBeUndefined();
-    expect((await at(1, 3)).outOfSteps).toBe(true);
+    // First step of the turn at step 1: the run must be done by step limit - 1; tools, agent and circuit_fallback need three more.
+    expect((await at(1, 5)).outOfSteps).toBeUndefined();
+    expect((await at(1, 4)).outOfSteps).toBe(true);
   });
 });

@@ -22,13 +22,14 @@ describe("stepsLeft", () => {
 
   it("counts from the turn's first model call, two steps per earlier round", () => {
     // A turn that started at step 5: its third model call runs at step 9.
-    expect(stepsLeft([human, ...round("a"), ...round("b")], at(9, 10))).toBe(5 + 10 - 1 - 9);
-    expect(stepsLeft([human], at(5, 10))).toBe(9);
+    // It must be done by step 5 + 10 - 2: LangGraph refuses even a last step that would end the run.
+    expect(stepsLeft([human, ...round("a"), ...round("b")], at(9, 10))).toBe(5 + 10 - 2 - 9);
+    expect(stepsLeft([human], at(5, 10))).toBe(8);
   });
 
   it("counts only the current turn", () => {
     const earlier = [new HumanMessage("Before."), ...round("x"), new AIMessage("Answer.")];
-    expect(stepsLeft([...earlier, human], at(40, 10))).toBe(9);
+    expect(stepsLeft([...earlier, human], at(40, 10))).toBe(8);
   });
 
   it("knows nothing outside a graph run", () => {
