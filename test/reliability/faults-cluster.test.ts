@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBreaker, RedisStore, type BreakerStore, type RedisFailMode } from "../../breaker/index.js";
 import { sessionKeys } from "../../breaker/stores/redis-keys.js";
 import { describeRedis, startRedisCluster, uniquePrefix, waitFor, type RedisCluster, type RedisServer } from "../support/redis-server.js";
+import { threadSession } from "../support/graph-helpers.js";
 import { expectBounded, expectFailModeBehaviour, runWithFault, slowest, timedStore } from "./support/fault-helpers.js";
 
 const TIMEOUTS = { commandTimeoutMs: 300, connectTimeoutMs: 500 };
@@ -25,13 +26,14 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
   });
 
   /** A session whose keys live on a master that has a live replica, with that master and replica (from CLUSTER NODES). */
-  async function sessionOnReplicatedMaster(prefix: string): Promise<{ sessionId: string; master: RedisServer; replica: RedisServer }> {
+  async function sessionOnReplicatedMaster(prefix: string): Promise<{ thread: string; sessionId: string; master: RedisServer; replica: RedisServer }> {
     const byPort = new Map(cluster.nodes.map((n) => [n.port, n]));
     const lines = ((await admin.cluster("NODES")) as string).trim().split("\n").map((line) => line.split(" "));
     const live = lines.filter(([, , flags = ""]) => !flags.includes("fail"));
     const portOf = (address = ""): number => Number(address.split("@")[0]?.split(":").at(-1));
     for (let i = 0; i < 1_000; i++) {
-      const sessionId = `failover-${i}`;
+      const thread = `failover-${i}`;
+      const sessionId = threadSession(thread);
       const slot = (await admin.cluster("KEYSLOT", sessionKeys(prefix, sessionId).meta)) as number;
       const master = live.find(([, , flags = "", , , , , , ...ranges]) =>
         flags.includes("master") && ranges.some((r) => {
@@ -40,7 +42,7 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
         }),
       );
       const replica = master && live.find(([, , flags = "", masterId]) => flags.includes("slave") && masterId === master[0]);
-      if (master && replica) return { sessionId, master: byPort.get(portOf(master[1]))!, replica: byPort.get(portOf(replica[1]))! };
+      if (master && replica) return { thread, sessionId, master: byPort.get(portOf(master[1]))!, replica: byPort.get(portOf(replica[1]))! };
     }
     throw new Error("no master with a live replica: the cluster is not ready for a failover test");
   }
@@ -85,7 +87,7 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
       stores.push(redis);
       const { store, timings } = timedStore(redis);
       const breaker = createBreaker({ store });
-      const { sessionId, master, replica } = await sessionOnReplicatedMaster(prefix);
+      const { thread, sessionId, master, replica } = await sessionOnReplicatedMaster(prefix);
 
       for (let i = 0; i < 3; i++) {
         const verdict = await breaker.check(sessionId, { id: `before-${i}`, name: "lookup", args: { i } });
@@ -99,7 +101,7 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
       let during, refused, recoveredMs;
       try {
         // A whole graph run on that session while its master is gone: it finishes, by the fail mode's rules.
-        during = await runWithFault(store, sessionId, () => {}, FAILOVER_DEADLINE_MS);
+        during = await runWithFault(store, thread, () => {}, FAILOVER_DEADLINE_MS);
         expectFailModeBehaviour(failMode, during, 0);
         refused = await servedAgain(failMode, store, sessionId);
         recoveredMs = Date.now() - killedAt;
@@ -120,7 +122,7 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
       expectBounded(timings, BOUND_MS);
       const worst = slowest(timings);
 
-      const after = await runWithFault(store, `${sessionId}-after`, () => {}, FAILOVER_DEADLINE_MS);
+      const after = await runWithFault(store, `${thread}-after`, () => {}, FAILOVER_DEADLINE_MS);
       expect(after.result.state.halted).toBe(false);
       expect(after.probe.runs()).toBe(4);
       console.info(

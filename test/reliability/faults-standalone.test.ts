@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBreaker, RedisStore, type RedisFailMode } from "../../breaker/index.js";
 import { describeRedis, startRedisServer, uniquePrefix, waitFor, type RedisServer } from "../support/redis-server.js";
+import { threadSession } from "../support/graph-helpers.js";
 import { expectBounded, expectFailModeBehaviour, runWithFault, slowest, timedStore } from "./support/fault-helpers.js";
 
 // Short timeouts keep the suite quick; the bound is the longer of the two plus a second of slack for a loaded machine.
@@ -97,17 +98,17 @@ describeRedis("faults on standalone Redis, for each failMode", "binary", () => {
       expect(after.result.state.halted).toBe(false);
       expect(after.probe.runs()).toBe(4);
       // The calls after the restart are in Redis itself, not in the fallback.
-      expect((await direct.inspect(`restarted-${failMode}`)).totalCalls).toBe(4);
+      expect((await direct.inspect(threadSession(`restarted-${failMode}`))).totalCalls).toBe(4);
       expectBounded(timings, BOUND_MS);
       console.info(`[reliability] fault kill+restart failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), after restart 4/4 calls in Redis`);
     });
 
     it(`failMode ${failMode}: Redis paused (SIGSTOP) past the command timeout`, async () => {
       const { store, timings, direct, redisBack } = newStore(failMode);
-      const sessionId = `paused-${failMode}`;
+      const thread = `paused-${failMode}`;
       let during;
       try {
-        during = await runWithFault(store, sessionId, () => server.pause(), RUN_DEADLINE_MS);
+        during = await runWithFault(store, thread, () => server.pause(), RUN_DEADLINE_MS);
       } finally {
         server.resume();
       }
@@ -116,12 +117,12 @@ describeRedis("faults on standalone Redis, for each failMode", "binary", () => {
       const worst = slowest(timings);
       await redisBack();
       // Commands that timed out were already on the wire: Redis runs them once it resumes.
-      const late = (await direct.inspect(sessionId)).totalCalls;
+      const late = (await direct.inspect(threadSession(thread))).totalCalls;
 
       timings.length = 0;
       const after = await runWithFault(store, `resumed-${failMode}`, () => {}, RUN_DEADLINE_MS);
       expect(after.result.state.halted).toBe(false);
-      expect((await direct.inspect(`resumed-${failMode}`)).totalCalls).toBe(4);
+      expect((await direct.inspect(threadSession(`resumed-${failMode}`))).totalCalls).toBe(4);
       expectBounded(timings, BOUND_MS);
       console.info(`[reliability] fault pause failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), calls in Redis after resume ${late} (timed-out commands ran late)`);
     });

@@ -13,6 +13,7 @@ import {
   runTurn,
   textOf,
   toolMessages,
+  threadSession,
   toolReplyProblems,
 } from "../support/graph-helpers.js";
 import { circular, throwingGetter } from "./support/hostile-values.js";
@@ -21,20 +22,28 @@ import { probeTool } from "./support/probe-tools.js";
 let sessions = 0;
 
 /** Run one user turn of the guarded graph with a replayed model; returns the state, the session snapshot and the model. */
-async function runReplay(turns: AIMessageFields[], options: { tools?: StructuredToolInterface[]; context?: Record<string, unknown> } = {}) {
+async function runReplay(
+  turns: AIMessageFields[],
+  options: { tools?: StructuredToolInterface[]; context?: Record<string, unknown>; env?: Record<string, string> } = {},
+) {
   const store = new MemoryStore();
   const model = new ReplayChatModel(turns);
-  const sessionId = `bad-input-${++sessions}`;
-  const graph = buildGraph({ model, store, tools: options.tools ?? EXAMPLE_TOOLS });
-  const { state, nodes } = await runTurn(graph, "Do the task.", { context: { sessionId, ...options.context } });
-  return { state, nodes, model, snapshot: await inspectSession(store, sessionId) };
+  const thread = `bad-input-${++sessions}`;
+  const graph = buildGraph({ model, store, tools: options.tools ?? EXAMPLE_TOOLS, ...(options.env ? { env: options.env } : {}) });
+  const { state, nodes } = await runTurn(graph, "Do the task.", { thread, ...(options.context ? { context: options.context } : {}) });
+  return { state, nodes, model, snapshot: await inspectSession(store, threadSession(thread)) };
 }
 
-/** Every call of every AIMessage answered exactly once, ids unique across the thread. */
+/**
+ * Every call of every AIMessage answered exactly once, ids unique within each
+ * message (a model may reuse an id of an earlier turn: the reply answers the
+ * id it gave, and the breaker namespaces it by message).
+ */
 function expectEveryCallAnsweredOnce(messages: readonly BaseMessage[]): void {
   expect(toolReplyProblems(messages)).toEqual([]);
-  const ids = messages.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => c.id) : []));
-  expect(new Set(ids).size).toBe(ids.length);
+  const perMessage = messages.flatMap((m) => (AIMessage.isInstance(m) ? [(m.tool_calls ?? []).map((c) => c.id)] : []));
+  for (const ids of perMessage) expect(new Set(ids).size).toBe(ids.length);
+  const ids = perMessage.flat();
   expect(toolMessages(messages).map((m) => m.tool_call_id).sort()).toEqual([...ids].sort());
 }
 
@@ -104,10 +113,10 @@ describe("the guarded graph with bad input from the model and the tools", () => 
       throw new Error("report service unavailable");
     });
     const turns = Array.from({ length: 30 }, () => callsTurn({ id: "call_0", name: "fetch_report", args: { n: 1 } }));
-    const { state, snapshot } = await runReplay(turns, { tools: [failing.tool], context: { maxIdenticalCalls: 3 } });
+    const { state, snapshot } = await runReplay(turns, { tools: [failing.tool], env: { BREAKER_MAX_IDENTICAL_CALLS: "3" } });
     expect(state.halted).toBe(true);
     expectEveryCallAnsweredOnce(state.messages);
-    // maxIdenticalCalls is 3: the fourth identical call is refused, so the tool ran three times.
+    // The deployment allows 3 identical calls: the fourth is refused, so the tool ran three times.
     expect(failing.runs()).toBe(3);
     expect(snapshot.totalCalls).toBe(4);
     expect(snapshot.circuit.state).toBe("OPEN");
@@ -133,7 +142,8 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     const hundred = callsTurn(...Array.from({ length: 100 }, (_, n) => ({ id: `p${n}`, name: "probe", args: { n } })));
     const { state, snapshot } = await runReplay([hundred], {
       tools: [probe.tool],
-      context: { maxCallsPerWindow: 1_000, maxCallsPerRun: 1_000 },
+      // Limits this high are the operator's to set; a run's context may only tighten them.
+      env: { BREAKER_MAX_CALLS_PER_WINDOW: "1000", BREAKER_MAX_CALLS_PER_RUN: "1000" },
     });
     expect(state.halted).toBe(false);
     expectEveryCallAnsweredOnce(state.messages);

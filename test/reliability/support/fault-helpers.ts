@@ -64,13 +64,14 @@ export interface FaultRun {
 }
 
 /**
- * Run one user turn of four distinct `probe` calls; the second call's tool
- * body runs `fault` (kill or pause Redis) before returning, so the fault
- * lands mid-run, between two breaker checks.
+ * Run one user turn of four distinct `probe` calls on `thread` (breaker
+ * session `thread:<thread>`); the second call's tool body runs `fault` (kill
+ * or pause Redis) before returning, so the fault lands mid-run, between two
+ * breaker checks.
  */
 export async function runWithFault(
   store: BreakerStore,
-  sessionId: string,
+  thread: string,
   fault: () => Promise<void> | void,
   deadlineMs: number,
 ): Promise<FaultRun> {
@@ -83,7 +84,7 @@ export async function runWithFault(
   const tools: StructuredToolInterface[] = [probe.tool];
   const model = new ReplayChatModel([1, 2, 3, 4].map((n) => callsTurn({ name: "probe", args: { n } })));
   try {
-    const result = await finishes(runTurn(buildGraph({ model, store, tools }), "Run the four steps.", { context: { sessionId } }), deadlineMs, "the graph run");
+    const result = await finishes(runTurn(buildGraph({ model, store, tools }), "Run the four steps.", { thread }), deadlineMs, "the graph run");
     expect(toolReplyProblems(result.state.messages)).toEqual([]);
     return { result, probe, events };
   } finally {
