@@ -96,7 +96,7 @@ describe("the guarded agent on the LangGraph dev server", () => {
     const first = await wait(thread.thread_id, "How many invoices are overdue?", { model: "scripted:loop" });
 
     expect(first.halted).toBe(true);
-    expect(first.sessionId).toBe(thread.thread_id);
+    expect(first.sessionId).toBe(`thread:${thread.thread_id}`);
     const trip = tripOf(first);
     expect(trip).toMatchObject({ tool: "query_database", state: "OPEN" });
     // maxIdenticalCalls defaults to 3: the fourth identical call is refused at the latest.
@@ -147,9 +147,10 @@ describe("the guarded agent on the LangGraph dev server", () => {
     // One event per step, in order: the trip arrives as its own update, after the steps that led to it.
     expect(nodes.at(-1)).toBe("circuit_fallback");
     expect(nodes.slice(0, 3)).toEqual(["agent", "tools", "agent"]);
-    const fallback = updates.at(-1)?.circuit_fallback;
-    expect(fallback?.halted).toBe(true);
-    expect(fallback?.verdicts?.some((v) => v.state === "OPEN" && v.findings.length > 0)).toBe(true);
+    expect(updates.at(-1)?.circuit_fallback?.halted).toBe(true);
+    // The verdicts come with the model's message, in the agent step that asked for the refused calls.
+    const refusing = updates.at(-2)?.agent;
+    expect(refusing?.verdicts?.some((v) => v.state === "OPEN" && v.findings.length > 0)).toBe(true);
 
     const custom = events.filter((e) => e.event === "custom").map((e) => e.data as { type: string; verdicts: Verdict[]; halted?: boolean });
     expect(custom.length).toBeGreaterThan(1);
@@ -168,15 +169,11 @@ describe("the guarded agent on the LangGraph dev server", () => {
     expect(tripOf(b)?.step).toBe(tripOf(a)?.step);
   });
 
-  it("counts two threads in one session when the caller sets an explicit session id", async () => {
-    const sessionId = `shared-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const first = await wait((await client.threads.create()).thread_id, "What was Acme Corp's revenue last year?", { model: "scripted:clean", sessionId });
-    const second = await wait((await client.threads.create()).thread_id, "And the year before?", { model: "scripted:clean", sessionId });
-
-    expect(first.sessionId).toBe(sessionId);
-    expect(second.sessionId).toBe(sessionId);
-    const lastStep = Math.max(...first.verdicts.map((v) => v.step));
-    expect(Math.min(...second.verdicts.map((v) => v.step))).toBeGreaterThan(lastStep);
+  it("refuses a caller-named session unless the operator allows them (test/e2e/deployment-limits.test.ts runs one that does)", async () => {
+    const thread = await client.threads.create();
+    const run = wait(thread.thread_id, "What was Acme Corp's revenue last year?", { model: "scripted:clean", sessionId: thread.thread_id });
+    // The SDK throws the server's error as JSON text.
+    await expect(run).rejects.toThrow(/InvalidContextError.*sessionId.* is not accepted by this deployment.*BREAKER_CALLER_SESSIONS=true/);
   });
 
   it("runs ChatOpenAI (OPENAI_BASE_URL) through the server: the trip, then a valid next turn", async () => {
