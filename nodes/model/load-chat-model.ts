@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
+import { BoundedCache } from "../../breaker/index.js";
 import { SCENARIOS } from "./scenarios.js";
 import { ScriptedChatModel } from "./scripted-chat-model.js";
 
@@ -14,12 +15,15 @@ export class UnknownModelError extends Error {
   override readonly name = "UnknownModelError";
 }
 
-const cache = new Map<string, BaseChatModel>();
+// Model names come from the run's context, so from callers: keep the most recent clients, not one per name ever asked for.
+const MAX_CACHED_MODELS = 32;
+const cache = new BoundedCache<string, BaseChatModel>(MAX_CACHED_MODELS);
 
 /**
  * Load a chat model by name: `openai:<model>` (OPENAI_API_KEY, OPENAI_BASE_URL
  * honoured, so any OpenAI-compatible server works) or `scripted:<scenario>`.
- * Models are cached by name and environment, so a run does not rebuild clients.
+ * Models are cached by name and environment, so a run does not rebuild
+ * clients; the cache is bounded, since callers choose the names.
  */
 export function loadChatModel(name: string, env: NodeJS.ProcessEnv = process.env): BaseChatModel {
   // The key's hash, not a flag: a graph built with another key must not reuse a client holding the first one.
