@@ -62,19 +62,17 @@ export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): st
   ].join("\n");
 }
 
+/** An error reply to every call of a batch none of which ran; `frame` writes each one's JSON. */
+function unrunReplies(calls: readonly PendingCall[], verdicts: readonly (Verdict | undefined)[], frame: (call: PendingCall, i: number) => string): ToolMessage[] {
+  return calls.map(
+    (call, i) => new ToolMessage({ tool_call_id: call.id, name: call.name, status: "error", content: frame(call, i), artifact: { circuit: verdicts[i] } }),
+  );
+}
+
 /** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. */
 export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[]): ToolMessage[] {
   const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
-  return calls.map(
-    (call, i) =>
-      new ToolMessage({
-        tool_call_id: call.id,
-        name: call.name,
-        status: "error",
-        content: circuitFrame(call, verdicts[i]!, trip),
-        artifact: { circuit: verdicts[i] },
-      }),
-  );
+  return unrunReplies(calls, verdicts, (call, i) => circuitFrame(call, verdicts[i]!, trip));
 }
 
 /** The error code of a call left unrun because the run's graph steps ran out. */
@@ -83,22 +81,15 @@ export const STEP_LIMIT = "STEP_LIMIT_REACHED";
 /** A STEP_LIMIT_REACHED reply to every call of the last batch; none of them ran. */
 export function stepLimitReplies(calls: readonly PendingCall[], verdicts: readonly (Verdict | undefined)[], recursionLimit: number | undefined): ToolMessage[] {
   const limit = recursionLimit === undefined ? "its recursion limit" : `its recursion limit of ${recursionLimit} steps`;
-  return calls.map(
-    (call, i) =>
-      new ToolMessage({
-        tool_call_id: call.id,
-        name: call.name,
-        status: "error",
-        content: JSON.stringify({
-          error: STEP_LIMIT,
-          tool: call.name,
-          tool_call_id: call.id,
-          ran: false,
-          reason: `Not run: this run is about to reach ${limit}.`,
-          next: "Do not call tools again in this turn. Answer with what you already have.",
-        }),
-        artifact: { circuit: verdicts[i] },
-      }),
+  return unrunReplies(calls, verdicts, (call) =>
+    JSON.stringify({
+      error: STEP_LIMIT,
+      tool: call.name,
+      tool_call_id: call.id,
+      ran: false,
+      reason: `Not run: this run is about to reach ${limit}.`,
+      next: "Do not call tools again in this turn. Answer with what you already have.",
+    }),
   );
 }
 
