@@ -32,7 +32,6 @@ export function createAgentNode(resolve: ResolveRun) {
     const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
       throw run.redact.error(error);
     });
-    // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
     const message = normalizeToolCalls(response as AIMessage, state.messages);
     const update: AgentUpdate = { messages: [message] };
     if (state.sessionId !== run.sessionId) update.sessionId = run.sessionId;

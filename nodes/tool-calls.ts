@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import type { TokenUsage, Verdict } from "../breaker/index.js";
 
 /** A tool call the model asked for; `parseError` is set when its arguments were not valid JSON. */
@@ -36,10 +36,16 @@ export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
  * Malformed calls join `tool_calls` with their raw arguments under
  * UNPARSED_ARGS_KEY. The message gets an id unique in the thread (`thread`):
  * the messages reducer would otherwise replace an earlier message that
- * carries the same id, and the breaker ids build on it. A new message, since
- * what a checkpoint stores is the constructor's fields, not later assignments.
+ * carries the same id, and the breaker ids build on it. A changed message (or
+ * a streamed chunk) is a new AIMessage, since a checkpoint stores the
+ * constructor's fields, not later assignments; a plain message that needs
+ * nothing is returned as it is.
  */
 export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMessage[] = []): AIMessage {
+  const taken = !message.id || thread.some((m) => m.id === message.id);
+  // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
+  const plain = !AIMessageChunk.isInstance(message);
+  if (plain && !taken && !message.invalid_tool_calls?.length && callIdsAreUnique(message)) return message;
   const seen = new Set<string>();
   const unique = (id: string | undefined): string => {
     let next = id || newToolCallId();
@@ -54,7 +60,6 @@ export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMess
     name: c.name ?? "",
     args: { [UNPARSED_ARGS_KEY]: c.args ?? "", error: c.error ?? "arguments are not valid JSON" },
   }));
-  const taken = !message.id || thread.some((m) => m.id === message.id);
   return new AIMessage({
     id: taken ? randomUUID() : message.id,
     content: message.content,
@@ -65,6 +70,17 @@ export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMess
     response_metadata: message.response_metadata,
     additional_kwargs: message.additional_kwargs,
   });
+}
+
+function callIdsAreUnique(message: AIMessage): boolean {
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 1) return Boolean(calls[0]!.id);
+  const ids = new Set<string>();
+  for (const call of calls) {
+    if (!call.id || ids.has(call.id)) return false;
+    ids.add(call.id);
+  }
+  return true;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { turnAt, type Scenario } from "./scenarios.js";
@@ -40,6 +41,8 @@ export class ScriptedChatModel extends TurnReplayChatModel {
       this.scenario.inputTokensPerTurn ?? Math.ceil(messages.reduce((n, m) => n + textLength(m), 0) / 4);
     const outputTokens = this.outputTokensPerTurn;
     return new AIMessage({
+      // Providers give every completion an id; so does the scripted model.
+      id: `scripted-${randomUUID()}`,
       content: turn.content ?? "",
       tool_calls: (turn.calls ?? []).map((c) => ({
         id: newToolCallId(),
