@@ -77,7 +77,7 @@ describe("loopBreakerMiddleware with the real ChatOpenAI client against an OpenA
     const failure = await agent.invoke(ask("How many invoices are overdue?"), on(thread)).catch((e: unknown) => e);
 
     expect(LoopBreakerTrippedError.from(failure)?.verdicts.at(-1)).toMatchObject({ tool: "query_database", allowed: false });
-    const messages = (await agent.getState(on(thread))).values.messages as BaseMessage[];
+    const messages = (await agent.graph.getState(on(thread))).values.messages as BaseMessage[];
     expect(messages.filter((m) => ToolMessage.isInstance(m))).toHaveLength(2);
     expect(toolReplyProblems(messages)).toEqual([]);
 

@@ -37,10 +37,10 @@ describe("exitBehavior: what a trip does", () => {
     expect(trip!.verdicts).toEqual([expect.objectContaining({ tool: "query_database", allowed: false, state: "OPEN" })]);
     // createAgent wraps errors raised inside a model call; the wrapper keeps the name and the sentence.
     expect((failure as Error).name).toBe("LoopBreakerTrippedError");
-    expect((failure as Error).message).toMatch(/^The circuit breaker refused query_database \(no_progress\)/);
+    expect((failure as Error).message).toMatch(/^The circuit breaker refused query_database \(\w+\): .+ None of the message's 1 tool call\(s\) ran\.$/);
 
     // The thread holds the two calls that ran, both answered, and not the refused message.
-    const thread = (await agent.getState(config)).values.messages as BaseMessage[];
+    const thread = (await agent.graph.getState(config)).values.messages as BaseMessage[];
     expect(aiMessages(thread)).toHaveLength(2);
     expect(toolReplyProblems(thread)).toEqual([]);
     expect((await inspectSession(store, "error")).circuit.state).toBe("OPEN");
