@@ -20,7 +20,7 @@ export interface LoopBreakerMiddlewareOptions {
   policy?: PolicyInput | Policy;
   /**
    * The breaker session: a fixed id, or a function of the hook's runtime
-   * (e.g. `(rt) => rt.configurable?.user_id`). Default, and whenever it gives
+   * (for instance a user id from `runtime.configurable`). Default, and whenever it gives
    * nothing: the thread id; a run without a thread gets a session of its own.
    */
   sessionId?: string | ((runtime: SessionRuntime) => string | undefined);
