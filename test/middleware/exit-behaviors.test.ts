@@ -1,10 +1,11 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../breaker/index.js";
 import { LoopBreakerTrippedError } from "../../middleware/index.js";
 import { resetToolFixtures } from "../../tools/index.js";
 import { callsTurn, inspectSession, lastTurn, ReplayChatModel, textOf, toolReplyProblems, trajectory } from "../support/graph-helpers.js";
-import { PerTurnReplayModel, runAgent, scriptedModel, testAgent } from "./support/agent.js";
+import { runAgent, scriptedModel, testAgent } from "./support/agent.js";
 
 const FAILING_SQL = callsTurn({ name: "query_database", args: { sql: "SELECT * FROM overdue_invoices" } });
 const GAVE_UP = "The overdue_invoices table does not exist; ask me with the invoices table.";
@@ -26,8 +27,9 @@ describe("exitBehavior: what a trip does", () => {
 
   it('"error" throws a LoopBreakerTrippedError before the refused message enters the thread', async () => {
     const store = new MemoryStore();
-    const model = new PerTurnReplayModel([[FAILING_SQL, FAILING_SQL, FAILING_SQL, FAILING_SQL], []], GAVE_UP);
-    const agent = testAgent({ model, breaker: { store, exitBehavior: "error" } });
+    const checkpointer = new MemorySaver();
+    const model = new ReplayChatModel([FAILING_SQL, FAILING_SQL, FAILING_SQL, FAILING_SQL]);
+    const agent = testAgent({ model, breaker: { store, exitBehavior: "error" }, checkpointer });
     const config = { configurable: { thread_id: "error" } };
 
     const failure = await runAgent(agent, "How many invoices are overdue?", { thread: "error" }).catch((e: unknown) => e);
@@ -45,8 +47,10 @@ describe("exitBehavior: what a trip does", () => {
     expect(toolReplyProblems(thread)).toEqual([]);
     expect((await inspectSession(store, "error")).circuit.state).toBe("OPEN");
 
-    // So the next user turn on the thread goes on.
-    const next = await runAgent(agent, "Then use the invoices table.", { thread: "error" });
+    // So the next user turn on the thread goes on (here with a model that answers at once).
+    const answering = testAgent({ model: new ReplayChatModel([], GAVE_UP), breaker: { store, exitBehavior: "error" }, checkpointer });
+    const next = await runAgent(answering, "Then use the invoices table.", { thread: "error" });
+    expect(next.messages.filter((m) => m.getType() === "human")).toHaveLength(2);
     expect(next.messages.at(-1)!.content).toBe(GAVE_UP);
     expect(toolReplyProblems(next.messages)).toEqual([]);
   });

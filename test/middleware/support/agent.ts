@@ -1,15 +1,13 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, HumanMessage, type AIMessageFields, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, toolErrorMiddleware, type AgentMiddleware } from "langchain";
 import type { Verdict } from "../../../breaker/index.js";
 import { loopBreakerMiddleware, type LoopBreakerMiddlewareOptions } from "../../../middleware/index.js";
 import { ScriptedChatModel } from "../../../nodes/model/scripted-chat-model.js";
-import { TurnReplayChatModel } from "../../../nodes/model/turn-replay-model.js";
 import { SCENARIOS } from "../../../nodes/model/scenarios.js";
 import { EXAMPLE_TOOLS } from "../../../tools/index.js";
-import { REPLAY_USAGE } from "../../support/graph-helpers.js";
 
 /** What a test agent is made of; everything has a default. */
 export interface TestAgentSpec {
@@ -24,8 +22,8 @@ export interface TestAgentSpec {
   errorsAsReplies?: boolean;
   /** Middleware placed after the breaker. */
   more?: AgentMiddleware[];
-  /** An in-memory checkpointer, so a thread spans several runs. Default true; without it, runs need no thread. */
-  checkpointer?: boolean;
+  /** Thread persistence: an in-memory checkpointer by default (a given one lets two agents share threads); false for none. */
+  checkpointer?: boolean | MemorySaver;
 }
 
 /** The scripted model replaying one of the shipped scenarios. */
@@ -44,7 +42,7 @@ export function testAgent(spec: TestAgentSpec = {}) {
     model: spec.model ?? scriptedModel("clean"),
     tools: spec.tools ?? EXAMPLE_TOOLS,
     middleware,
-    ...(spec.checkpointer === false ? {} : { checkpointer: new MemorySaver() }),
+    ...(spec.checkpointer === false ? {} : { checkpointer: spec.checkpointer instanceof MemorySaver ? spec.checkpointer : new MemorySaver() }),
   });
 }
 
@@ -74,29 +72,3 @@ export async function runAgent(
   return last;
 }
 
-/**
- * A replay model that plays a different script in each user turn of a
- * thread: `runs[k][n]` answers the n-th model call of the k-th user turn.
- */
-export class PerTurnReplayModel extends TurnReplayChatModel {
-  /** Every prompt the model was called with, oldest first. */
-  readonly prompts: BaseMessage[][] = [];
-
-  constructor(
-    private readonly runs: readonly (readonly AIMessageFields[])[],
-    private readonly answer = "Final answer.",
-  ) {
-    super({});
-  }
-
-  _llmType(): string {
-    return "per-turn-replay";
-  }
-
-  protected reply(index: number, messages: BaseMessage[]): AIMessage {
-    this.prompts.push(messages);
-    const turn = messages.filter((m) => m.getType() === "human").length - 1;
-    const fields = this.runs[turn]?.[index] ?? { content: this.answer };
-    return new AIMessage({ content: "", usage_metadata: REPLAY_USAGE, ...structuredClone(fields) });
-  }
-}
