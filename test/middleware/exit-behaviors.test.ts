@@ -1,5 +1,6 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
+import { modelRetryMiddleware } from "langchain";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../breaker/index.js";
 import { LoopBreakerTrippedError } from "../../middleware/index.js";
@@ -53,6 +54,15 @@ describe("exitBehavior: what a trip does", () => {
     expect(next.messages.filter((m) => m.getType() === "human")).toHaveLength(2);
     expect(next.messages.at(-1)!.content).toBe(GAVE_UP);
     expect(toolReplyProblems(next.messages)).toEqual([]);
+  });
+
+  it('"error" placed first is not retried by modelRetryMiddleware after it', async () => {
+    const model = new ReplayChatModel([FAILING_SQL, FAILING_SQL, FAILING_SQL, FAILING_SQL]);
+    const more = [modelRetryMiddleware({ maxRetries: 2, initialDelayMs: 0, jitter: false })];
+    const failure = await runAgent(testAgent({ model, breaker: { exitBehavior: "error" }, more }), "Overdue?", { thread: "retry" }).catch((e: unknown) => e);
+    expect(LoopBreakerTrippedError.from(failure)).toBeInstanceOf(LoopBreakerTrippedError);
+    // The retry wraps only the model call inside the breaker's: three model calls, none repeated.
+    expect(model.prompts).toHaveLength(3);
   });
 
   it('"continue" answers the refused calls as errors and lets the model answer in its own words', async () => {
