@@ -56,7 +56,8 @@ function requestsFor(messages: readonly BaseMessage[], calls: readonly PendingCa
  * the same advisory as the graph's. On a trip the whole message is refused,
  * then the run ends with an answer, throws, or gives the model a turn to
  * answer (`exitBehavior`). With no argument: a MemoryStore and the default
- * policy, plus the natures the tools declare.
+ * policy, plus the natures the tools declare. Put it first in the agent's
+ * middleware list, so other model-call wrappers (retries) run inside it.
  */
 export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}) {
   const settings = resolveOptions(options);
