@@ -29,6 +29,21 @@ export function isInstrumented(breaker: Breaker): boolean {
   return (breaker as unknown as Record<symbol, unknown>)[INSTRUMENTED] === true;
 }
 
+/** A session id as a span attribute; bad ids are the breaker's to refuse, never a reason to throw here. */
+function sessionLabel(sessionId: unknown): string {
+  return typeof sessionId === "string" ? sessionId : `(${typeof sessionId})`;
+}
+
+/** What failed, for the span: a thrown value may be anything, even an object with no string form. */
+function failureText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return typeof error;
+  }
+}
+
 /** Wall-clock milliseconds with sub-millisecond precision, as span times accept them. */
 function nowMs(): number {
   return performance.timeOrigin + performance.now();
@@ -71,18 +86,19 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
       return result;
     } catch (error) {
       failure = error;
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.recordException(error instanceof Error ? error : failureText(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failureText(error) });
       throw error;
     } finally {
-      const attributes = { [A.operation]: operation, ...(failure ? { "error.type": (failure as Error)?.name ?? "Error" } : {}) };
+      const failed = failure === undefined ? {} : { "error.type": failure instanceof Error ? failure.name : typeof failure };
+      const attributes = { [A.operation]: operation, ...failed };
       meters.checkDuration.record((performance.now() - started) / 1_000, attributes);
       span.end();
     }
   }
 
   async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
-    const span = tracer().startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, attributes: { [A.session]: String(sessionId) } });
+    const span = tracer().startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, attributes: { [A.session]: sessionLabel(sessionId) } });
     return measured("check", span, () => breaker.check(sessionId, call), (verdict) => {
       span.setAttributes(verdictSpanAttributes(sessionId, verdict));
       return [verdict];
@@ -93,7 +109,7 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
     const t = tracer();
     const parent = t.startSpan(BREAKER_SPANS.checkBatch, {
       kind: SpanKind.INTERNAL,
-      attributes: { [A.session]: String(sessionId), [A.batchSize]: Array.isArray(calls) ? calls.length : 0 },
+      attributes: { [A.session]: sessionLabel(sessionId), [A.batchSize]: Array.isArray(calls) ? calls.length : 0 },
     });
     return measured("check_batch", parent, () => breaker.checkBatch(sessionId, calls), (verdicts, startMs, endMs) => {
       // The calls of a batch are judged in one store operation: each gets its
