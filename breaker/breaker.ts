@@ -7,6 +7,7 @@ import { BreakerEmitter, type BreakerEventName, type BreakerListener } from "./e
 import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
+import { instrument, type TelemetryOptions } from "./telemetry/instrument.js";
 import { freshCircuit, noUsage, type BreakerStore, type RecordResult, type StoreLimits } from "./stores/store.js";
 import type { CallCompletion, CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface BreakerOptions {
   store?: BreakerStore;
   /** Any subset of the policy; defaults fill the rest. */
   policy?: PolicyInput | Policy;
+  /** OpenTelemetry metrics and spans (no-ops until the application registers an SDK); `false` leaves them out. */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** The breaker's API: ask before a tool call, report after it. */
@@ -229,5 +232,6 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     await store.reset(sessionId);
   }
 
-  return { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  const breaker: Breaker = { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  return options.telemetry === false ? breaker : instrument(breaker, options.telemetry);
 }
