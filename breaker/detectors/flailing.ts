@@ -2,6 +2,7 @@ import { BoundedCache } from "../bounded-cache.js";
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
+import { calls } from "./wording.js";
 import { isMiss } from "./progress.js";
 import { sameRequest } from "./similarity.js";
 
@@ -30,7 +31,7 @@ export const flailing: Detector = {
     for (const call of misses) if (!distinct.some((kept) => sameRequest(kept, call, similarity))) distinct.push(call);
     const steps = misses.map((c) => c.step).reverse().concat(candidate.step);
     return findingAt("flailing", distinct.length, level, steps, () =>
-      `${candidate.tool} has been asked ${distinct.length} different things in a row (${misses.length} calls) and every answer was empty or an error; guessing further will not find it.`,
+      `${candidate.tool} has been asked ${distinct.length} different things in a row (${calls(misses.length)}) and every answer was empty or an error; guessing further will not find it.`,
     );
   },
 };

@@ -2,6 +2,7 @@ import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { identityOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
+import { times } from "./wording.js";
 import { familyStreak } from "./family.js";
 import { staleStreak } from "./streak.js";
 
@@ -31,7 +32,7 @@ export const identicalRepeat: Detector = {
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${steps.length} times with identical arguments and no new result` +
+      `${candidate.tool} was called ${times(steps.length)} with identical arguments and no new result` +
       (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
     );
   },

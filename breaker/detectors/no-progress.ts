@@ -1,5 +1,6 @@
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
+import { times } from "./wording.js";
 import { familyStreak, streakLevels } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
@@ -19,7 +20,7 @@ export const noProgress: Detector = {
     const { candidate } = input;
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("no_progress", steps.length, streakLevels(input, kind, input.levels.no_progress), steps, () =>
-      `${candidate.tool} has brought nothing new ${streak.length} times in a row with these arguments (${describeOutcomes(streak)}); call ${steps.length} would repeat it again.`,
+      `${candidate.tool} has brought nothing new ${times(streak.length)} in a row with these arguments (${describeOutcomes(streak)}); another call would repeat it again.`,
     );
   },
 };

@@ -1,6 +1,7 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
+import { times } from "./wording.js";
 import { familyStreak, streakLevels } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
@@ -53,8 +54,8 @@ export const semanticStutter: Detector = {
     const level = levels.semantic_stutter;
     return findingAt("semantic_stutter", steps.length, streakLevels(input, kind, level), steps, () =>
       level.resetOnProgress
-        ? `${candidate.tool} has asked for the same thing ${steps.length} times with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`
-        : `${candidate.tool} has side effects and was called ${steps.length} times with nearly the same arguments (${changes(evidence)}).`,
+        ? `${candidate.tool} has asked for the same thing ${times(steps.length)} with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`
+        : `${candidate.tool} has side effects and was called ${times(steps.length)} with nearly the same arguments (${changes(evidence)}).`,
     );
   },
 };

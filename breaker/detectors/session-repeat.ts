@@ -1,5 +1,6 @@
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
+import { calls } from "./wording.js";
 import { isMiss } from "./progress.js";
 
 /**
@@ -27,7 +28,7 @@ export const sessionRepeat: Detector = {
     const turns = new Set([...misses.map((c) => c.run), candidate.run]).size;
     const steps = misses.map((c) => c.step).reverse().concat(candidate.step);
     return findingAt("session_repeat", turns, levels.session_repeat, steps, () =>
-      `${candidate.tool} has been called with these arguments in ${turns} user turns and came back empty or failing every time (${misses.length} calls).`,
+      `${candidate.tool} has been called with these arguments in ${turns} user turns and came back empty or failing every time (${calls(misses.length)}).`,
     );
   },
 };

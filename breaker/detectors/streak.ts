@@ -43,8 +43,10 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
       if (acted) pending = [];
       if (isStale(previous, call, acted, seenResults)) stale.push(call);
       else {
+        // Calls issued before the news are older than it: they no longer count.
         news = call;
         stale = [];
+        pending = pending.filter((p) => p.step > call.step);
       }
       if (outcome.kind === "ok") seenResults.add(outcome.fingerprint);
       previous = call;

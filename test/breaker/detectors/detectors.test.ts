@@ -60,7 +60,13 @@ describe("no_progress", () => {
     expect(severity(decideOn([miss, { ...miss, out: undefined }]), "no_progress")).toBe("warn");
     const decision = decideOn([miss, miss, { ...miss, out: undefined }]);
     expect(findingOf(decision, "no_progress")).toMatchObject({ severity: "block", steps: [1, 2, 3] });
-    expect(findingOf(decision, "no_progress")!.message).toMatch(/get_financials has brought nothing new 2 times in a row with these arguments \(2 errors\)/);
+    expect(findingOf(decision, "no_progress")!.message).toMatch(/get_financials has brought nothing new twice in a row with these arguments \(2 errors\)/);
+  });
+
+  it("reads well at every count: once, twice, 3 times", () => {
+    const miss = { tool: "lookup", args: { id: 7 }, out: "empty" };
+    expect(findingOf(decideOn([miss, { tool: "lookup", args: { id: 7 } }]), "no_progress")!.message).toContain("nothing new once in a row");
+    expect(findingOf(decideOn([miss, miss, { tool: "lookup", args: { id: 7 } }]), "no_progress")!.message).toContain("nothing new twice in a row");
   });
 
   it("spares a retry that succeeds: the success ends the streak", () => {
