@@ -41,6 +41,8 @@ const FAILURE_OPENING = new RegExp(
       "[45]\\d\\d (\\w+ ){0,2}(error|not found|unavailable|forbidden|unauthorized|timeout)\\b",
       "invalid\\b",
       "(runtime|command|execution|build|request|call|tool) (failed|error)\\b",
+      // The harness did not know what was asked: "Unknown command 'x'", "Unknown tool: y".
+      "unknown (command|tool|function|action|method|operation)\\b",
       // "Could not find ..." is a miss: the empty reading takes it.
       "(cannot|can't|unable to|could not|couldn't)\\b(?! find)",
     ].join("|") +
@@ -163,6 +165,7 @@ const NOTHING_SAID = new RegExp(
     "\\b(could not|couldn't|unable to|did not|didn't|cannot|can't) (find|locate)\\b",
     "\\bnot found\\b",
     "\\b(empty|blank) (result|response|list|set|page|output)\\b",
+    "\\b(is|are|was|were) empty\\b",
     "\\breturned (nothing|no \\w+)\\b",
     "\\bno (such|matching)\\b",
   ].join("|"),

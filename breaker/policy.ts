@@ -12,8 +12,8 @@ export const DetectorsSchema = z.object({
   /** Identical calls (same tool, same canonical arguments) in the run with no progress between them. */
   identical_repeat: z
     .object({
-      warn: count.default(3),
-      block: count.default(4),
+      warn: count.default(2),
+      block: count.default(3),
       /** When a call's outcome differs from the previous identical call's, the count restarts. */
       resetOnProgress: z.boolean().default(true),
     })
@@ -70,7 +70,7 @@ export const DetectorsSchema = z.object({
     .prefault({}),
   /** Consecutive failing calls in the run, whatever their arguments; the candidate counts. */
   error_flood: z
-    .object({ warn: count.default(4), block: count.default(5) })
+    .object({ warn: count.default(5), block: count.default(6) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Calls in the session within a sliding time window. */

@@ -28,7 +28,7 @@ export interface ArgFeatures {
 // timeout, wait, attempt). Their drift never changes what is asked; whether
 // paging is progress is judged by the results.
 const CONTROL_KEY =
-  /^(offset|limit|page|page_?(size|num|number|no|index|token)|per_?page|skip|top|start(_?(index|row))?|count|size|max_?(results|items|rows|count)|num_?(results|items|rows)|n|k|cursor|(next_?)?token|continuation(_?token)?|after|before|batch_?size|timeout(_?(ms|s|sec|seconds))?|wait(_?(ms|s|sec|seconds|for))?|delay(_?(ms|s|sec|seconds))?|(poll_?)?interval(_?(ms|s|sec|seconds))?|retry|retries|attempts?|max_?(wait|retries|attempts)(_?(ms|s|sec|seconds))?)$/i;
+  /^(offset|limit|page|page_?(size|num|number|no|index|token)|per_?page|skip|top|start(_?(index|row))?|count|size|max_?(results|items|rows|count)|num_?(results|items|rows)|n|k|cursor|(next_?)?token|continuation(_?token)?|after|before|batch_?size|timeout(_?(ms|s|sec|seconds))?|wait(_?(ms|s|sec|seconds|for))?|delay(_?(ms|s|sec|seconds))?|(poll_?)?interval(_?(ms|s|sec|seconds))?|retry|retries|attempts?|max_?(wait|retries|attempts)(_?(ms|s|sec|seconds))?|(start|end|first|last|from|to)_?(line|row|byte|char)s?|line_?(start|end|count|range)|(max|chunk|offset|num)_?(lines|bytes|chars|tokens))$/i;
 // Fields that narrate why a call is made (a harness's task_progress, a model's
 // explanation): beside what the call asks for they are commentary; alone, as in
 // a `think` tool, they are the request.
@@ -71,15 +71,17 @@ const stem = (token: string) => (isNumber(token) ? token : stemmer(token));
 
 /**
  * Reduce free text to comparable words: case, accents, punctuation, word
- * order, possessives, plurals and function words never count; `words` also
- * drops legal-form suffixes, `all` keeps them (so a typo in a suffix, "Crop"
+ * order, possessives, plurals and (in prose) function words never count;
+ * `words` also drops legal-form suffixes, `all` keeps them (so a typo in a suffix, "Crop"
  * for "Corp", still matches). Numbers are kept apart: another number is
  * another request.
  */
 export function normalizeText(value: string): { words: TextWords; all: TextWords; numbers: string } {
   const tokens = tokensOf(value);
   const all = tokens.map(stem);
-  const content = tokens.filter((t) => !STOP_WORDS.has(t) && !LEGAL_FORMS.has(t)).map(stem);
+  // Function words only in prose: in an identifier or a path ("loop_a.txt") every token names something.
+  const prose = /\s/.test(value.trim());
+  const content = tokens.filter((t) => !LEGAL_FORMS.has(t) && !(prose && STOP_WORDS.has(t))).map(stem);
   const numbers = [...new Set(tokens.filter(isNumber))].sort().join(" ");
   return { words: wordsOf(content.length > 0 ? content : all), all: wordsOf(all), numbers };
 }
@@ -128,6 +130,19 @@ export function argFeatures(args: string): ArgFeatures {
 }
 
 const identities = new BoundedCache<string, string>(2_048);
+const controls = new BoundedCache<string, string>(2_048);
+
+/** The paging and pacing fields a call sets (offset, page, limit...), as a key: two pages of one search differ here. */
+export function controlsOf(call: CallRecord): string {
+  let found = controls.get(call.argsHash);
+  if (found === undefined) {
+    const args = parse(call.args);
+    const fields = args !== null && typeof args === "object" && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [];
+    found = canonicalArgs(Object.fromEntries(fields.filter(([key]) => CONTROL_KEY.test(key))));
+    controls.set(call.argsHash, found);
+  }
+  return found;
+}
 
 /**
  * What a call asks for, as a key: its argument hash, or, when it carries

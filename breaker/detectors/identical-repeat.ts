@@ -1,18 +1,22 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
-import { identityOf } from "./arg-features.js";
+import { controlsOf, identityOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
 import { times } from "./wording.js";
-import { familyStreak } from "./family.js";
+import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 
 /**
- * The same tool with the same canonical arguments, again and again, while the
- * result does not change: counted from the last identical call that brought
- * news, calls still running included (concurrent duplicates are still
- * limited). Streaks of transient failures and polls are judged by their own
- * detectors, so only their running duplicates count here. With
- * `resetOnProgress: false` (side effects) every identical call counts.
+ * The same request again and again before any of it has shown a result:
+ * concurrent duplicates in one model message, other workers' calls still
+ * running, recorded runs without results. Counted since the last repeat that
+ * brought news, or since the agent last did something new. Once results are
+ * known, `no_progress` and `semantic_stutter` judge them. A repeat is the
+ * same tool with the same arguments, narration aside, or with arguments that
+ * differ only cosmetically (a reordered query, another spelling of a path)
+ * and the same paging: two pages of one search are not repeats. With
+ * `resetOnProgress: false` (side effects) every identical call counts,
+ * finished or not.
  */
 export const identicalRepeat: Detector = {
   id: "identical_repeat",
@@ -21,18 +25,15 @@ export const identicalRepeat: Detector = {
     const { candidate, run, levels } = input;
     const level = levels.identical_repeat;
     const identity = identityOf(candidate);
-    const identical = (c: CallRecord) => c.tool === candidate.tool && (c.argsHash === candidate.argsHash || identityOf(c) === identity);
-    let streak: CallRecord[];
-    if (!level.resetOnProgress) {
-      streak = run.filter(identical);
-    } else {
-      const { stale, news, pending } = staleStreak(run, identical);
-      const judgedElsewhere = familyStreak(input).kind !== "plain";
-      streak = judgedElsewhere ? pending : [...(news ? [news] : []), ...stale, ...pending].sort((a, b) => a.step - b.step);
-    }
+    const paging = controlsOf(candidate);
+    const similarity = levels.semantic_stutter.similarity;
+    const identical = (c: CallRecord) =>
+      c.tool === candidate.tool &&
+      (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && sameRequest(c, candidate, similarity)));
+    const streak = level.resetOnProgress ? staleStreak(run, identical).pending : run.filter(identical);
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${times(steps.length)} with identical arguments and no new result` +
+      `${candidate.tool} was called ${times(steps.length)} with the same arguments and no result in between` +
       (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
     );
   },

@@ -56,5 +56,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     if (outcome?.kind === "ok") set.add(outcome.fingerprint);
     answers.set(request, set);
   }
+  // Something new since the last of them: the calls still running are no longer a streak.
+  if (acted) pending = [];
   return { stale, ...(news ? { news } : {}), pending };
 }

@@ -8,21 +8,25 @@ const polling = { tools: { check_job_status: { nature: "polling" as const } } };
 
 
 describe("identical_repeat", () => {
-  it("counts identical calls still running: warns at the third, blocks the fourth", () => {
+  it("counts identical calls whose results are not known yet: warns at the second, blocks the third", () => {
     const q = { tool: "query_database", args: { sql: "SELECT 1" } };
-    expect(severity(decideOn(times(3, q)), "identical_repeat")).toBe("warn");
-    const decision = decideOn(times(4, q));
+    expect(severity(decideOn(times(2, q)), "identical_repeat")).toBe("warn");
+    const decision = decideOn(times(3, q));
     expect(decision.state).toBe("OPEN");
-    expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4], count: 4, limit: 4 });
+    expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3], count: 3, limit: 3 });
   });
 
-  it("counts finished identical calls since the last news too; no_progress, with known results, says so first", () => {
+  it("leaves finished repeats to no_progress, which counts the ones that brought nothing new", () => {
     const q = { tool: "query_database", args: { sql: "SELECT 1" }, out: "rows-A" };
     const third = decideOn([...times(2, q), { tool: q.tool, args: q.args }]);
-    expect(findingOf(third, "identical_repeat")).toMatchObject({ severity: "warn", steps: [1, 2, 3] });
-    const fourth = decideOn([...times(3, q), { tool: q.tool, args: q.args }]);
-    expect(findingOf(fourth, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4] });
-    expect(findingOf(fourth, "no_progress")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+    expect(severity(third, "identical_repeat")).toBe("none");
+    expect(severity(third, "no_progress")).toBe("warn");
+    expect(findingOf(decideOn([...times(3, q), { tool: q.tool, args: q.args }]), "no_progress")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+  });
+
+  it("stops counting running duplicates once the agent does something new", () => {
+    const q = { tool: "query_database", args: { sql: "SELECT 1" } };
+    expect(severity(decideOn([q, q, { tool: "read_file", args: { path: "schema.sql" }, out: "ddl" }, q]), "identical_repeat")).toBe("none");
   });
 
   it("reads calls that differ only in narration (a task_progress note) as identical", () => {
@@ -188,11 +192,11 @@ describe("cycle", () => {
 describe("error_flood", () => {
   const sql = (text: string, out?: string): CallSpec => ({ tool: "query_database", args: { sql: text }, ...(out ? { out } : {}) });
 
-  it("blocks the fifth call after four straight failures with distinct arguments", () => {
-    const failing = ["SELECT SUM(a) FROM t", "SELECT a FROM t", "SELECT * FROM totals", "SELECT * FROM t GROUP BY c"].map((s) => sql(s, "error"));
-    expect(severity(decideOn([...failing.slice(0, 3), sql("SELECT x")]), "error_flood")).toBe("warn");
+  it("lets the call after four straight failures try something else, and blocks the sixth after five", () => {
+    const failing = ["SELECT SUM(a) FROM t", "SELECT a FROM t", "SELECT * FROM totals", "SELECT * FROM t GROUP BY c", "SELECT b FROM u"].map((s) => sql(s, "error"));
+    expect(severity(decideOn([...failing.slice(0, 4), sql("SELECT x")]), "error_flood")).toBe("warn");
     const decision = decideOn([...failing, sql("SELECT y")]);
-    expect(findingOf(decision, "error_flood")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4, 5] });
+    expect(findingOf(decision, "error_flood")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4, 5, 6] });
   });
 
   it("restarts after any call that did not fail", () => {

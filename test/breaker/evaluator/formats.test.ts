@@ -141,8 +141,8 @@ describe("evaluateTrajectory", () => {
     const calls = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, type: "function", function: { name: "q", arguments: '{"a":1}' } }));
     const results = calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: "different-" + c.id }));
     const result = await evaluateTrajectory({ messages: [{ role: "assistant", tool_calls: calls }, ...results] });
-    // Four identical calls in one message: all still running when the fourth is checked.
-    expect(result).toMatchObject({ passed: false, trippedAtStep: 4 });
+    // Four identical calls in one message: the first two still running when the third is checked.
+    expect(result).toMatchObject({ passed: false, trippedAtStep: 3 });
   });
 
   it("keeps reused call ids apart (some models send call_0 every turn)", async () => {
