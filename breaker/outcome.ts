@@ -7,6 +7,44 @@ import type { ToolOutcome } from "./types.js";
 export interface RawOutcome {
   output?: unknown;
   error?: unknown;
+  /**
+   * The arguments of the call, when the caller has them: a result that only
+   * echoes them ("Cannot parse path "/docs/Pricing-FAQ.md"") reads the same
+   * whichever spelling of the request it echoes.
+   */
+  args?: unknown;
+}
+
+// Argument values long enough to be recognised when a result repeats them.
+const MIN_ECHO_CHARS = 3;
+const MAX_ECHOES = 16;
+
+function echoesOf(args: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (found.length >= MAX_ECHOES || depth > 4) return;
+    if (typeof value === "string") {
+      const text = value.trim();
+      if (text.length >= MIN_ECHO_CHARS && !/^\d+$/.test(text)) found.push(text);
+    } else if (value !== null && typeof value === "object") {
+      for (const item of Object.values(value as Record<string, unknown>)) walk(item, depth + 1);
+    }
+  };
+  walk(args, 0);
+  // Longest first, so a value is masked before any shorter value inside it.
+  return found.sort((a, b) => b.length - a.length);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Canonical text with the call's own argument values masked where the result repeats them. */
+function withoutEchoes(canonical: string, args: unknown): string {
+  let out = canonical;
+  for (const echo of echoesOf(args)) {
+    const escaped = JSON.stringify(echo).slice(1, -1);
+    out = out.replace(new RegExp(escapeRegExp(escaped), "gi"), "<arg>");
+  }
+  return out;
 }
 
 function errorText(error: unknown): string {
@@ -29,10 +67,12 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
   try {
     if (thrown) {
       const text = errorText(raw.error);
-      return failed("error", isTransientText(text), canonicalOutputParts(text).canonical);
+      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args));
     }
     const { value, flaggedError } = readToolOutput(raw.output);
-    const { canonical, ids } = canonicalOutputParts(value);
+    const parts = canonicalOutputParts(value);
+    const { ids } = parts;
+    const canonical = withoutEchoes(parts.canonical, raw.args);
     const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
     if (failure) return failed("error", failure.transient, canonical);
     const inProgress = isInProgress(value);

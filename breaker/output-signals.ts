@@ -31,7 +31,9 @@ const asFields = (value: unknown): Fields | undefined =>
 const FAILURE_OPENING = new RegExp(
   "^\\s*[\\[(]?(" +
     [
-      "(error|errors|exception|traceback|fatal|failed|failure|panic|err)\\b",
+      "(error|errors|exception|traceback|fatal|fail|failed|failure|panic|err)\\b",
+      // The harness refused the call: "Tool call skipped: limit reached", "Request denied".
+      "((tool |function )?call |request |action )?(skipped|refused|rejected|denied|blocked|not allowed)\\b",
       "[\\w.]*(Error|Exception)\\b\\s*[:(\\]]",
       "(permission|access) denied\\b",
       "(unauthori[sz]ed|forbidden|bad request|too many requests|rate[ -]limit(ed)?|service unavailable|internal server error|bad gateway|gateway time-?out)\\b",
@@ -53,6 +55,8 @@ const FAILURE_OPENING = new RegExp(
 // Failure wherever it appears in the text: a non-zero exit, a stack trace, a shell's complaint.
 const FAILURE_ANYWHERE: readonly RegExp[] = [
   /\b(exit(ed)?|returned|return) (with )?(a )?(non-zero )?(exit )?(code|status)[: =]*-?[1-9]\d*\b/i,
+  /\bexit_?code[: =]+-?[1-9]\d*\b/i,
+  /\b(limit|quota|budget) (has been |was )?(reached|exceeded|exhausted)\b/i,
   /\bnon-zero exit (code|status)\b/i,
   /^Traceback \(most recent call last\):/m,
   /^\s+at \S.*\(?[^\s()]+:\d+:\d+\)?\s*$(\n^\s+at \S.*$)+/m,
@@ -212,7 +216,7 @@ const UNFINISHED_TEXT = new RegExp(
     "\\bin[ _-]progress\\b",
     "\\bno new output\\b",
     "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
-    "\\bnot (yet )?(finished|completed|done|ready)\\b",
+    "\\bnot (yet )?(finished|completed?|done|ready)\\b",
     "\\bwait (longer|more|a bit)\\b",
   ].join("|"),
   "i",

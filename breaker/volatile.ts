@@ -70,7 +70,7 @@ const ID_PATTERNS: readonly RegExp[] = [
   /\b(pid|process)( id)?[ :=#]*\d+\b/gi,
   // A session, request or message named by a token with a digit: "session ocean-7", "message 1712".
   /\b(session|request|message|thread|conversation|trace|container|deployment|operation|transaction|execution)( id)?[ :=#]+(?=[\w-]*\d)[\w-]+/gi,
-  /\b(attempt|retry|try|iteration)[ :=#]*\d+\b/gi,
+  /\b(attempt|retry|try|iteration|call|tick|round|poll)[ :=#]*\d+\b/gi,
 ];
 // A text naming more generated ids than this is listing records, not reporting on one call.
 const MAX_MASKED_IDS = 3;

@@ -17,6 +17,7 @@ export type StreakKind = "plain" | "transient" | "poll";
 export interface FamilyStreak {
   /** The trailing family calls that brought nothing new (or every family call, when progress does not reset), oldest first. */
   streak: CallRecord[];
+
   /** The family call that last brought news: for a poll, where its status last moved. */
   news?: CallRecord;
   /** True when the streak and the candidate do not all share one canonical argument set. */

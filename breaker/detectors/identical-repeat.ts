@@ -2,16 +2,17 @@ import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { controlsOf, identityOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
+import { familyStreak } from "./family.js";
 import { times } from "./wording.js";
 import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 
 /**
- * The same request again and again before any of it has shown a result:
- * concurrent duplicates in one model message, other workers' calls still
- * running, recorded runs without results. Counted since the last repeat that
- * brought news, or since the agent last did something new. Once results are
- * known, `no_progress` and `semantic_stutter` judge them. A repeat is the
+ * The same request again and again with nothing new to show: repeats still
+ * running (concurrent duplicates in one model message, other workers' calls,
+ * recorded runs without results) and finished repeats that brought nothing
+ * new, counted since the last repeat that brought news or since the agent
+ * last did something new. A running call is no sign of progress. A repeat is the
  * same tool with the same arguments, narration aside, or with arguments that
  * differ only cosmetically (a reordered query, another spelling of a path)
  * and the same paging: two pages of one search are not repeats. With
@@ -30,7 +31,13 @@ export const identicalRepeat: Detector = {
     const identical = (c: CallRecord) =>
       c.tool === candidate.tool &&
       (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && sameRequest(c, candidate, similarity)));
-    const streak = level.resetOnProgress ? staleStreak(run, identical).pending : run.filter(identical);
+    let streak: CallRecord[];
+    if (!level.resetOnProgress) streak = run.filter(identical);
+    else {
+      // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
+      const { stale, pending } = staleStreak(run, identical);
+      streak = familyStreak(input).kind === "plain" ? [...stale, ...pending].sort((a, b) => a.step - b.step) : pending;
+    }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
       `${candidate.tool} was called ${times(steps.length)} with the same arguments and no result in between` +

@@ -8,8 +8,10 @@ import type { CallRecord, ToolOutcome } from "../types.js";
  *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
  *   acted in between: then it is a look at a world that may have changed;
  * - an error is nothing new, unless it is a different failure from
- *   `previous`'s and the agent acted in between (a test failing differently
- *   after an edit); a reworded failure, or two transient ones, are not news.
+ *   `previous`'s after the agent acted in between or changed the request
+ *   itself (a test failing differently after an edit, a script failing
+ *   elsewhere once fixed); a reworded failure of the very same call, or two
+ *   transient failures, are not news.
  */
 export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
   const outcome = call.outcome;
@@ -18,7 +20,7 @@ export function isStale(previous: CallRecord | undefined, call: CallRecord, acte
   if (outcome.kind === "empty") return true;
   const before = previous?.outcome;
   const newFailure = before?.kind === "error" && before.fingerprint !== outcome.fingerprint && !(before.transient && outcome.transient);
-  return !(newFailure && acted);
+  return !(newFailure && (acted || previous!.argsHash !== call.argsHash));
 }
 
 /** True when two successful results say the same: equal fingerprints (fresh ids and times are masked). */

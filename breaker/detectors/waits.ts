@@ -1,12 +1,13 @@
 import { BoundedCache } from "../bounded-cache.js";
 import type { CallRecord } from "../types.js";
 
-// Argument keys that make a call wait: wait, timeout, interval, delay, sleep (with an optional unit).
-const WAIT_KEY = /^(wait|timeout|interval|delay|sleep|poll)(_?(for|interval|time))?(_?(ms|millis|milliseconds|s|sec|secs|seconds|m|min|mins|minutes))?$|^(wait|timeout|poll|sleep)[A-Z]\w*$/;
+// Argument keys that make a call wait on purpose: wait, interval, delay, sleep (with an optional unit).
+// A timeout is a cap, not a wait: a command given two minutes may finish in one second.
+const WAIT_KEY = /^(wait|interval|delay|sleep|poll)(_?(for|interval|time))?(_?(ms|millis|milliseconds|s|sec|secs|seconds|m|min|mins|minutes))?$|^(wait|poll|sleep)[A-Z]\w*$/;
 const MS_KEY = /(ms|millis|milliseconds|Ms|Millis)$/;
 const MIN_KEY = /(_m|_min|_mins|_minutes|Minutes|Mins)$/;
-// A shell command that sleeps: "sleep 30 && gh run view", "timeout 60 ...", "watch -n 10 ...".
-const SHELL_WAIT = /\b(?:sleep|timeout)\s+(\d+(?:\.\d+)?)(s|m)?\b|\bwatch\s+-n\s*(\d+)/g;
+// A shell command that sleeps: "sleep 30 && gh run view", "watch -n 10 ...".
+const SHELL_WAIT = /\bsleep\s+(\d+(?:\.\d+)?)(s|m)?\b|\bwatch\s+-n\s*(\d+)/g;
 // Longer than this a bare number is taken to be milliseconds (a timeout of 30000 is not eight hours).
 const SECONDS_CEILING = 3_600;
 
@@ -39,7 +40,7 @@ function scan(value: unknown, key: string, depth: number): number {
 const cache = new BoundedCache<string, number>(2_048);
 
 /**
- * Seconds a call waits by its own arguments: a wait, timeout or interval
+ * Seconds a call waits by its own arguments: a wait, interval or delay
  * field, or a `sleep N` in a shell command. A poll that waits 60 seconds per
  * call has been polling for at least a minute per call, whatever the clock says.
  */

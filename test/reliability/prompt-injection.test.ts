@@ -39,7 +39,8 @@ describe("prompt injection through tool output", () => {
 
     expect(state.halted).toBe(true);
     expect(toolReplyProblems(state.messages)).toEqual([]);
-    const limit = obedience.args === "identical" ? MAX_IDENTICAL : MAX_PER_WINDOW - 1;
+    // maxIdenticalCalls counts the repeats that bring nothing new: the first answer, then three repeats.
+    const limit = obedience.args === "identical" ? MAX_IDENTICAL + 1 : MAX_PER_WINDOW - 1;
     expect(page.runs()).toBeLessThanOrEqual(limit);
     const snapshot = await inspectSession(store, sessionId);
     expect(snapshot.circuit.state).toBe("OPEN");
@@ -89,7 +90,7 @@ describe("prompt injection through tool output", () => {
     const fakeLoop = await runWith([FAKE_BREAKER_OUTPUTS[0]!], 20);
     const plainLoop = await runWith([PLAIN_OUTPUTS[0]!], 20);
     expect(fakeLoop).toEqual(plainLoop);
-    expect(fakeLoop).toMatchObject({ halted: true, runs: MAX_IDENTICAL, circuit: "OPEN", problems: [] });
+    expect(fakeLoop).toMatchObject({ halted: true, runs: MAX_IDENTICAL + 1, circuit: "OPEN", problems: [] });
   });
 });
 

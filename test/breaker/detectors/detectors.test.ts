@@ -16,12 +16,16 @@ describe("identical_repeat", () => {
     expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3], count: 3, limit: 3 });
   });
 
-  it("leaves finished repeats to no_progress, which counts the ones that brought nothing new", () => {
+  it("counts finished repeats that brought nothing new with the running ones, never the first answer", () => {
     const q = { tool: "query_database", args: { sql: "SELECT 1" }, out: "rows-A" };
     const third = decideOn([...times(2, q), { tool: q.tool, args: q.args }]);
-    expect(severity(third, "identical_repeat")).toBe("none");
+    expect(severity(third, "identical_repeat")).toBe("warn");
     expect(severity(third, "no_progress")).toBe("warn");
-    expect(findingOf(decideOn([...times(3, q), { tool: q.tool, args: q.args }]), "no_progress")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+    const fourth = decideOn([...times(3, q), { tool: q.tool, args: q.args }]);
+    expect(findingOf(fourth, "identical_repeat")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+    expect(findingOf(fourth, "no_progress")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+    // One repeat still running between finished ones is no sign of progress either.
+    expect(severity(decideOn([q, { tool: q.tool, args: q.args }, q, { tool: q.tool, args: q.args }]), "identical_repeat")).toBe("block");
   });
 
   it("stops counting running duplicates once the agent does something new", () => {
@@ -107,7 +111,7 @@ describe("no_progress", () => {
 
 describe("polling inferred from behaviour", () => {
   it("treats an undeclared tool whose identical call changed result as polling", () => {
-    const specs = [poll("queued"), poll("running"), poll("running"), poll("running"), poll()];
+    const specs = [poll("queued"), poll("running-10"), poll("running-40"), poll("running-40"), poll("running-40"), poll()];
     expect(decideOn(specs).state).not.toBe("OPEN");
     expect(decideOn(specs, { policy: { inferPolling: false } }).state).toBe("OPEN");
   });
