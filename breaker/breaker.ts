@@ -7,6 +7,7 @@ import { BreakerEmitter, type BreakerEventName, type BreakerListener } from "./e
 import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
+import { instrument, type TelemetryOptions } from "./telemetry/instrument.js";
 import { freshCircuit, noUsage, type BreakerStore, type RecordResult, type StoreLimits } from "./stores/store.js";
 import type { CallCompletion, CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface BreakerOptions {
   store?: BreakerStore;
   /** Any subset of the policy; defaults fill the rest. */
   policy?: PolicyInput | Policy;
+  /** OpenTelemetry metrics and spans (no-ops until the application registers an SDK); `false` leaves them out. */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** The breaker's API: ask before a tool call, report after it. */
@@ -75,8 +78,8 @@ function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Ver
   return verdict;
 }
 
-// The listeners of every breaker createBreaker made, so deriveBreaker can share them.
-const listenersOf = new WeakMap<Breaker, BreakerEmitter>();
+// The listeners and telemetry of every breaker createBreaker made, so deriveBreaker can share them.
+const sharedOf = new WeakMap<Breaker, { events: BreakerEmitter; telemetry: BreakerOptions["telemetry"] }>();
 
 /** Create a breaker over a store and a policy. */
 export function createBreaker(options: BreakerOptions = {}): Breaker {
@@ -87,14 +90,15 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
  * A breaker over `base`'s store and listeners that judges with another
  * policy: a host adds what it knows (the natures its tools declare, a run's
  * tighter limits) to a breaker it was given, and every event still reaches the
- * listeners registered on `base`. Throws for a breaker createBreaker did not make.
+ * listeners registered on `base` (and its telemetry goes where `base`'s goes).
+ * Throws for a breaker createBreaker did not make.
  */
 export function deriveBreaker(base: Breaker, policy: PolicyInput | Policy): Breaker {
-  const events = listenersOf.get(base);
-  if (!events) {
+  const shared = sharedOf.get(base);
+  if (!shared) {
     throw new BreakerError("INVALID_CALL", "deriveBreaker needs a breaker made by createBreaker (its listeners cannot be shared otherwise).");
   }
-  return buildBreaker({ store: base.store, policy }, events);
+  return buildBreaker({ store: base.store, policy, telemetry: shared.telemetry }, shared.events);
 }
 
 function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker {
@@ -250,6 +254,7 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
   }
 
   const breaker: Breaker = { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
-  listenersOf.set(breaker, events);
-  return breaker;
+  const result = options.telemetry === false ? breaker : instrument(breaker, options.telemetry);
+  sharedOf.set(result, { events, telemetry: options.telemetry });
+  return result;
 }

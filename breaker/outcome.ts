@@ -1,61 +1,90 @@
-import { canonicalOutput, hashText } from "./canonical.js";
-import type { OutcomeKind, ToolOutcome } from "./types.js";
+import { canonicalOutputParts, hashText } from "./canonical.js";
+import { failureInOutput, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
+import { readToolOutput } from "./tool-output.js";
+import type { ToolOutcome } from "./types.js";
 
 /** What a tool produced: a value, or an error (thrown, invalid input, timeout). */
 export interface RawOutcome {
   output?: unknown;
   error?: unknown;
+  /**
+   * The arguments of the call, when the caller has them: a result that only
+   * echoes them ("Cannot parse path "/docs/Pricing-FAQ.md"") reads the same
+   * whichever spelling of the request it echoes.
+   */
+  args?: unknown;
 }
 
-// Short "nothing found" sentences that tools return instead of an empty list.
-const NOTHING_FOUND =
-  /^((no|none|nothing|null|n\/a|not found)\b|(found )?0 (results|matches|records|rows|items|hits)\b|(could not|couldn't|unable to|did not|didn't) find\b)/i;
-const NOTHING_FOUND_MAX_CHARS = 200;
+// Argument values long enough to be recognised when a result repeats them.
+const MIN_ECHO_CHARS = 3;
+const MAX_ECHOES = 16;
 
-function isEmptyValue(value: unknown): boolean {
-  if (value === null || value === undefined) return true;
-  if (typeof value === "string") {
-    const text = value.trim();
-    return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_FOUND_MAX_CHARS && NOTHING_FOUND.test(text));
-  }
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === "object") {
-    const entries = Object.values(value as Record<string, unknown>);
-    if (entries.length === 0) return true;
-    // {results: [], total: 0}: a result envelope whose every list is empty.
-    const lists = entries.filter(Array.isArray);
-    return lists.length > 0 && lists.every((list) => list.length === 0);
-  }
-  return false;
+function echoesOf(args: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (found.length >= MAX_ECHOES || depth > 4) return;
+    if (typeof value === "string") {
+      const text = value.trim();
+      if (text.length >= MIN_ECHO_CHARS && !/^\d+$/.test(text)) found.push(text);
+    } else if (value !== null && typeof value === "object") {
+      for (const item of Object.values(value as Record<string, unknown>)) walk(item, depth + 1);
+    }
+  };
+  walk(args, 0);
+  // Longest first, so a value is masked before any shorter value inside it.
+  return found.sort((a, b) => b.length - a.length);
 }
 
-function parseIfJson(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const text = value.trim();
-  if (!text.startsWith("{") && !text.startsWith("[")) return value;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return value;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Canonical text with the call's own argument values masked where the result repeats them. */
+function withoutEchoes(canonical: string, args: unknown): string {
+  let out = canonical;
+  for (const echo of echoesOf(args)) {
+    const escaped = JSON.stringify(echo).slice(1, -1);
+    out = out.replace(new RegExp(escapeRegExp(escaped), "gi"), "<arg>");
   }
+  return out;
 }
 
 function errorText(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return typeof error === "string" ? error : canonicalOutput(error);
+  return typeof error === "string" ? error : canonicalOutputParts(error).canonical;
 }
 
-/** Classify a tool result and fingerprint it, the same way at runtime and offline. */
+function failed(kind: string, transient: boolean, canonical: string): ToolOutcome {
+  return { kind: "error", fingerprint: hashText(`${kind}:${canonical}`), ...(transient ? { transient: true } : {}) };
+}
+
+/**
+ * Classify a tool result and fingerprint it, the same way at runtime and
+ * offline: an error whether it was thrown or only said in the output, empty
+ * whether as `[]`, `{count: 0}` or "No results", and a fingerprint blind to
+ * the values that change on every call (request ids, timestamps, fresh ids).
+ */
 export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
-  const failed = raw.error !== undefined && raw.error !== null && raw.error !== false;
+  const thrown = raw.error !== undefined && raw.error !== null && raw.error !== false;
   try {
-    if (failed) return { kind: "error", fingerprint: hashText(`error:${errorText(raw.error)}`) };
-    const value = parseIfJson(raw.output);
-    const kind: OutcomeKind = isEmptyValue(value) ? "empty" : "ok";
-    return { kind, fingerprint: hashText(`${kind}:${canonicalOutput(value)}`) };
+    if (thrown) {
+      const text = errorText(raw.error);
+      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args));
+    }
+    const { value, flaggedError } = readToolOutput(raw.output);
+    const parts = canonicalOutputParts(value);
+    const { ids } = parts;
+    const canonical = withoutEchoes(parts.canonical, raw.args);
+    const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
+    if (failure) return failed("error", failure.transient, canonical);
+    const inProgress = isInProgress(value);
+    const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
+    return {
+      kind,
+      fingerprint: hashText(`${kind}:${canonical}`),
+      ...(ids.length > 0 ? { ids: hashText(ids.join("\n")) } : {}),
+      ...(inProgress ? { inProgress: true } : {}),
+    };
   } catch (error) {
     // Throwing getters or proxy traps in tool output: still an outcome, never an exception out of the breaker.
-    const kind: OutcomeKind = failed ? "error" : "ok";
-    return { kind, fingerprint: hashText(`${kind}:[Unserializable: ${(error as Error)?.message ?? "unknown"}]`) };
+    return { kind: thrown ? "error" : "ok", fingerprint: hashText(`unserializable:${(error as Error)?.message ?? "unknown"}`) };
   }
 }

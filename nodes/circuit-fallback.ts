@@ -17,7 +17,7 @@ function preview(message: BaseMessage): string {
 }
 
 /** Successful tool results of the current user turn, newest last. */
-function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
+export function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
   const turnStart = messages.findLastIndex((m) => m.getType() === "human");
   return messages
     .slice(turnStart + 1)
@@ -31,19 +31,26 @@ function foundList(found: readonly ToolMessage[]): string {
     : "- No tool call in this turn returned a usable result.";
 }
 
+/**
+ * Where the graph's limits are raised: by the operator, since a run's context
+ * may only tighten them. Other hosts of the breaker (the createAgent
+ * middleware) name their own place.
+ */
+export const RAISE_LIMITS_IN_DEPLOYMENT =
+  "the deployment's limits (an operator sets BREAKER_MAX_IDENTICAL_CALLS, BREAKER_MAX_CALLS_PER_RUN or the policy file; a run's context can only tighten them)";
+
 const NEXT_STEP = {
-  run:
+  run: (raiseLimits: string) =>
     "send a new message with more precise input (an exact name or id, a different query), and I will start " +
-    "over with a fresh loop window. If the repetition was intended, raise the breaker limits in the run's " +
-    "context (maxIdenticalCalls, maxCallsPerRun).",
-  session:
+    `over with a fresh loop window. If the repetition was intended, raise ${raiseLimits}.`,
+  session: () =>
     "this limit holds for the whole session, so a new message alone will not lift it. Wait for the time " +
     "window to pass, or have an operator reset the session (`npm run breaker -- reset <session>`) or raise " +
     "the limit in the breaker policy.",
 } as const;
 
 /** The final answer after a trip: what tripped, why, on which steps, what was found, what next. */
-export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): string {
+export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[], raiseLimits = RAISE_LIMITS_IN_DEPLOYMENT): string {
   const finding = decisiveFinding(trip);
   const scope = finding?.scope ?? "run";
   const steps = finding?.steps.length ? ` (steps ${finding.steps.join(", ")})` : "";
@@ -58,7 +65,7 @@ export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): st
     "**What I found before stopping:**",
     results,
     "",
-    `**How to proceed:** ${NEXT_STEP[scope]}`,
+    `**How to proceed:** ${NEXT_STEP[scope](raiseLimits)}`,
   ].join("\n");
 }
 

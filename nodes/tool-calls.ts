@@ -39,14 +39,17 @@ export const UNPARSED_ARGS_KEY = "__unparsed_arguments";
  * carries the same id, and the breaker ids build on it. A changed message (or
  * a streamed chunk) is a new AIMessage, since a checkpoint stores the
  * constructor's fields, not later assignments; a plain message that needs
- * nothing is returned as it is.
+ * nothing is returned as it is. `avoid` lists call ids to steer clear of
+ * besides the message's own: a host that knows calls by their raw ids (the
+ * createAgent middleware passes `toolCallIds(thread)`) keeps them unique in
+ * the thread that way.
  */
-export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMessage[] = []): AIMessage {
+export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMessage[] = [], avoid: Iterable<string> = []): AIMessage {
+  const seen = new Set<string>(avoid);
   const taken = !message.id || thread.some((m) => m.id === message.id);
   // Streaming models hand back a chunk; the thread keeps a plain AIMessage.
   const plain = !AIMessageChunk.isInstance(message);
-  if (plain && !taken && !message.invalid_tool_calls?.length && callIdsAreUnique(message)) return message;
-  const seen = new Set<string>();
+  if (plain && !taken && !message.invalid_tool_calls?.length && callIdsAreUnique(message, seen)) return message;
   const unique = (id: string | undefined): string => {
     let next = id || newToolCallId();
     for (let n = 2; seen.has(next); n++) next = `${id}_${n}`;
@@ -72,15 +75,21 @@ export function normalizeToolCalls(message: AIMessage, thread: readonly BaseMess
   });
 }
 
-function callIdsAreUnique(message: AIMessage): boolean {
+/** True when every call has an id, none repeated and none in `taken`. */
+function callIdsAreUnique(message: AIMessage, taken: ReadonlySet<string>): boolean {
   const calls = message.tool_calls ?? [];
-  if (calls.length === 1) return Boolean(calls[0]!.id);
+  if (calls.length === 1 && taken.size === 0) return Boolean(calls[0]!.id);
   const ids = new Set<string>();
   for (const call of calls) {
-    if (!call.id || ids.has(call.id)) return false;
+    if (!call.id || ids.has(call.id) || taken.has(call.id)) return false;
     ids.add(call.id);
   }
   return true;
+}
+
+/** Ids of every tool call already asked for in a thread. */
+export function toolCallIds(messages: readonly BaseMessage[]): string[] {
+  return messages.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => c.id ?? "") : []));
 }
 
 /**

@@ -37,12 +37,12 @@ export function defineTool<S extends z.ZodObject>(
   }) as unknown as StructuredToolInterface;
 }
 
-const NATURES: ReadonlySet<string> = new Set<ToolNature>(["read_only", "side_effecting", "pagination", "polling"]);
-
-/** The nature a tool declared with defineTool, or undefined for a tool defined elsewhere. */
-export function declaredNature(t: StructuredToolInterface): ToolNature | undefined {
-  const nature = (t as { metadata?: Record<string, unknown> }).metadata?.nature;
-  return typeof nature === "string" && NATURES.has(nature) ? (nature as ToolNature) : undefined;
+/** The nature a tool declares in its metadata (as `defineTool` writes it), or undefined when it declares none. */
+export function declaredNature(t: unknown): ToolNature | undefined {
+  const nature = (t as { metadata?: Record<string, unknown> } | undefined)?.metadata?.nature;
+  return nature === "read_only" || nature === "side_effecting" || nature === "pagination" || nature === "polling"
+    ? nature
+    : undefined;
 }
 
 /** The nature a tool declared; tools defined elsewhere count as read-only. */

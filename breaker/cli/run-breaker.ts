@@ -77,8 +77,19 @@ export async function runBreakerCli(argv: readonly string[], io: BreakerCliIo): 
   }
   const [name = "", sessionId = "", ...extra] = positionals;
   const command = COMMANDS[name];
-  if (!command || Boolean(sessionId) !== command.session || extra.length > 0) {
-    io.err(`${name ? `Cannot run "${positionals.join(" ")}".` : "No command given."}\n\n${USAGE}`);
+  const problem = !name
+    ? "No command given."
+    : !command
+      ? `Unknown command "${name}".`
+      : command.session && !sessionId
+        ? `"${name}" needs a session id: npm run breaker -- ${name} <session>.`
+        : !command.session && sessionId
+          ? `"${name}" takes no session id.`
+          : extra.length > 0
+            ? `Too many arguments: ${extra.join(" ")}.`
+            : undefined;
+  if (problem || !command) {
+    io.err(`${problem}\n\n${USAGE}`);
     return BREAKER_EXIT.usage;
   }
   const env = { ...io.env };

@@ -20,7 +20,22 @@ export interface EvalIo {
 /** Exit codes: every trajectory passed, some failed, or the input could not be read. */
 export const EXIT = { passed: 0, failed: 1, unreadable: 2 } as const;
 
-const USAGE = "Usage: npm run eval -- <file or directory>... [--json] [--policy <file>]";
+const USAGE = `Usage: npm run eval -- <file or directory>... [--json] [--policy <file>]
+
+A directory stands for every .json and .jsonl file under it. A file holds one
+trajectory, a JSON array of them, or one per line (JSON Lines). A trajectory is:
+  {"id"?, "messages": [...]}      OpenAI chat messages (tool_calls, role "tool"),
+                                  or LangChain messages (serialized, {type, data}
+                                  or {type}), or Anthropic tool_use / tool_result blocks
+  [...messages]                   the same messages as a bare array
+  {"id"?, "toolCalls": [...]}     a list of {name, args, output? | error?, timestamp?}
+                                  calls, with {"role": "user", "content"} entries
+                                  for user turns
+  [{name, args, output}, ...]     the same calls as a bare array
+Add "natures": {"tool": "polling" | "side_effecting" | ...} to declare tool natures.
+
+Exit codes: 0 every trajectory passed, 1 one tripped the breaker,
+2 the input could not be read or held no trajectory (with --json, as a JSON error).`;
 
 // A directory stands for every .json / .jsonl file under it, in name order.
 async function expand(path: string): Promise<string[]> {
@@ -71,6 +86,14 @@ function load(file: string, item: SourceItem): Loaded {
 
 /** The eval CLI without the process: parse arguments, read every file, replay, report; returns the exit code. */
 export async function runEval(argv: readonly string[], io: EvalIo): Promise<number> {
+  // Input problems go where the reader looks: a JSON document on stdout with --json, a sentence on stderr without.
+  const unreadable = (message: string, where?: InputError): number => {
+    if (argv.includes("--json")) {
+      const at = where ? { file: where.file, line: where.line } : {};
+      io.out(JSON.stringify({ error: { code: "INVALID_INPUT", message, ...at } }, null, 2));
+    } else io.err(where ? message : `${message}\n${USAGE}`);
+    return EXIT.unreadable;
+  };
   let options: { json?: boolean; policy?: string; help?: boolean };
   let files: string[];
   try {
@@ -82,17 +105,13 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
     options = parsed.values;
     files = parsed.positionals;
   } catch (error) {
-    io.err(`${(error as Error).message}\n${USAGE}`);
-    return EXIT.unreadable;
+    return unreadable((error as Error).message);
   }
   if (options.help) {
     io.out(USAGE);
     return EXIT.passed;
   }
-  if (files.length === 0) {
-    io.err(`No trajectory file given.\n${USAGE}`);
-    return EXIT.unreadable;
-  }
+  if (files.length === 0) return unreadable("No trajectory file given.");
   let policy: Policy;
   const loaded: Loaded[] = [];
   try {
@@ -102,9 +121,10 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    io.err(error.message);
-    return EXIT.unreadable;
+    return unreadable(error.message, error);
   }
+  // A CI gate that checked nothing must not pass.
+  if (loaded.length === 0) return unreadable(`No trajectory found in ${files.join(", ")}: nothing was checked. Give .json or .jsonl files holding trajectories.`);
   const rows: ReportRow[] = [];
   for (const { id, trajectory } of loaded) {
     rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy) });

@@ -1,36 +1,46 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
+import { controlsOf, identityOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
-import { madeProgress } from "./progress.js";
+import { familyStreak } from "./family.js";
+import { times } from "./wording.js";
+import { sameRequest } from "./similarity.js";
+import { staleStreak } from "./streak.js";
 
 /**
- * The same tool with the same canonical arguments, again and again, while the
- * results stop changing. A repeat whose result moved (a stream yielding new
- * chunks, a retry that finally succeeded) restarts the count, unless the
- * tool's policy says every repeat counts (side effects).
+ * The same request again and again with nothing new to show: repeats still
+ * running (concurrent duplicates in one model message, other workers' calls,
+ * recorded runs without results) and finished repeats that brought nothing
+ * new, counted since the last repeat that brought news or since the agent
+ * last did something new. A running call is no sign of progress. A repeat is the
+ * same tool with the same arguments, narration aside, or with arguments that
+ * differ only cosmetically (a reordered query, another spelling of a path)
+ * and the same paging: two pages of one search are not repeats. With
+ * `resetOnProgress: false` (side effects) every identical call counts,
+ * finished or not.
  */
 export const identicalRepeat: Detector = {
   id: "identical_repeat",
   scope: "run",
-  detect({ candidate, run, levels }) {
+  detect(input) {
+    const { candidate, run, levels } = input;
     const level = levels.identical_repeat;
-    const same = run.filter((c) => c.tool === candidate.tool && c.argsHash === candidate.argsHash);
-    let streak = same;
-    if (level.resetOnProgress) {
-      // Compare finished calls only: a call still running (another worker's) has shown nothing yet,
-      // so it neither resets the count nor makes the next result look new; it still counts as a repeat.
-      let start = 0;
-      let previous: CallRecord | undefined;
-      for (const [i, call] of same.entries()) {
-        if (!call.outcome) continue;
-        if (previous && madeProgress(previous, call)) start = i;
-        previous = call;
-      }
-      streak = same.slice(start);
+    const identity = identityOf(candidate);
+    const paging = controlsOf(candidate);
+    const similarity = levels.semantic_stutter.similarity;
+    const identical = (c: CallRecord) =>
+      c.tool === candidate.tool &&
+      (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && sameRequest(c, candidate, similarity)));
+    let streak: CallRecord[];
+    if (!level.resetOnProgress) streak = run.filter(identical);
+    else {
+      // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
+      const { stale, pending } = staleStreak(run, identical);
+      streak = familyStreak(input).kind === "plain" ? [...stale, ...pending].sort((a, b) => a.step - b.step) : pending;
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${steps.length} times with identical arguments and no new result` +
+      `${candidate.tool} was called ${times(steps.length)} with the same arguments and no result in between` +
       (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
     );
   },

@@ -1,5 +1,6 @@
 import { createBreaker } from "../breaker.js";
 import { parsePolicy, type Policy, type PolicyInput } from "../policy.js";
+import { isContinuation } from "../turns.js";
 import { MemoryStore } from "../stores/memory-store.js";
 import type { Finding, TokenUsage, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
@@ -81,12 +82,17 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   };
   let run = 0;
   let calls = 0;
+  const said: string[] = [];
+  // The arguments of each replayed call, so its result is read against them (echoes masked).
+  const argsOf = new Map<string, unknown>();
   let pendingUsage: TokenUsage | undefined;
 
   for (const event of trajectory.events) {
     if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
     if (event.type === "user") {
-      run++;
+      // A harness's "continue", or the same message again, keeps the run's loop window.
+      if (event.text === undefined || !isContinuation(event.text, said)) run++;
+      if (event.text !== undefined) said.push(event.text);
       continue;
     }
     if (event.type === "result") {
@@ -94,7 +100,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       const callId = queue?.shift() ?? (event.callId === undefined ? unanswered[0] : undefined);
       if (callId === undefined) continue;
       unanswered.splice(unanswered.indexOf(callId), 1);
-      await breaker.complete(session, callId, event.outcome);
+      await breaker.complete(session, callId, { ...event.outcome, args: argsOf.get(callId) });
       continue;
     }
     if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
@@ -106,6 +112,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       const id = `${calls}:${call.id ?? ""}`;
       if (call.id !== undefined) replayIds.set(call.id, [...(replayIds.get(call.id) ?? []), id]);
       unanswered.push(id);
+      argsOf.set(id, call.args);
       const verdict = await breaker.check(session, {
         id,
         name: call.name,

@@ -25,7 +25,8 @@ function syntaxError(file: string, text: string, lineOffset: number): InputError
 }
 
 function isArrayOfTrajectories(value: unknown[]): boolean {
-  return value.some((v) => v !== null && typeof v === "object" && ("messages" in v || "toolCalls" in v || "tool_calls" in v));
+  // `tool_calls` names a trajectory's call list only where it is not an assistant message's.
+  return value.some((v) => v !== null && typeof v === "object" && ("messages" in v || "toolCalls" in v || ("tool_calls" in v && !("role" in v))));
 }
 
 /**

@@ -29,7 +29,8 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
     const at = timeOf(entry);
     const when = at === undefined ? {} : { at };
     if (entry.role === "user" || entry.type === "user" || (entry.user !== undefined && entry.name === undefined)) {
-      return [{ type: "user", ...when }];
+      const text = entry.content ?? entry.text ?? entry.user;
+      return [{ type: "user", ...when, ...(typeof text === "string" ? { text } : {}) }];
     }
     const name = asString(entry.name) ?? asString(entry.tool);
     if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);
@@ -45,6 +46,11 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
   });
 }
 
+function looksLikeCall(value: unknown): boolean {
+  const record = asRecord(value);
+  return !!record && !("role" in record) && (typeof record.name === "string" || typeof record.tool === "string");
+}
+
 function looksLikeMessage(value: unknown): boolean {
   const record = asRecord(value);
   return !!record && ("role" in record || "lc" in record || ("type" in record && !("messages" in record) && !("toolCalls" in record)));
@@ -52,14 +58,19 @@ function looksLikeMessage(value: unknown): boolean {
 
 /**
  * Read one trajectory in any accepted shape: `{id?, messages}` (OpenAI or
- * LangChain messages), `{id?, toolCalls}`, or a bare array of messages.
+ * LangChain messages), `{id?, toolCalls}`, or a bare array of messages or of
+ * `{name, args, output}` calls.
  * An already-read ReplayTrajectory passes through. Unknown fields are
  * ignored; a shape that is none of these throws an
  * INVALID_TRAJECTORY BreakerError.
  */
 export function toTrajectory(input: unknown): ReplayTrajectory {
   if (Array.isArray(input)) {
-    if (!input.every(looksLikeMessage)) invalid("An array here must hold chat messages.");
+    // A bare list of {name, args, output} calls (user entries allowed), or of chat messages.
+    if (input.length > 0 && input.some(looksLikeCall) && input.every((v) => looksLikeCall(v) || asRecord(v)?.role === "user")) {
+      return { events: eventsOfToolCalls(input), natures: {} };
+    }
+    if (!input.every(looksLikeMessage)) invalid("An array here must hold chat messages or {name, args, output} calls.");
     return { events: input.flatMap(eventsOfMessage), natures: {} };
   }
   const record = asRecord(input);

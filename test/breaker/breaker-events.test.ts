@@ -15,10 +15,11 @@ class EventfulStore extends MemoryStore {
 
 describe("breaker events", () => {
   it("emits open and reject when a call trips, halfOpen on the warning, close when the run starts over", async () => {
-    const breaker = createBreaker({ policy: { detectors: { identical_repeat: { warn: 2, block: 3 } } } });
+    const breaker = createBreaker();
     const seen: string[] = [];
     for (const name of ["open", "halfOpen", "close", "reject"] as const) breaker.on(name, () => seen.push(name));
-    for (let i = 1; i <= 3; i++) {
+    // The same answer: the third call warns (two repeats with nothing new), the fourth is refused.
+    for (let i = 1; i <= 4; i++) {
       const verdict = await breaker.check("s", { id: `c${i}`, name: "poll", args: { a: 1 } });
       if (verdict.allowed) await breaker.complete("s", `c${i}`, { output: "same" });
     }

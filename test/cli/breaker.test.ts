@@ -20,7 +20,10 @@ it("explains itself when REDIS_URL is missing or the command is wrong", async ()
   const missing = await cli(["list"], {});
   expect([missing.code, missing.err]).toEqual([2, expect.stringContaining("REDIS_URL is not set")]);
   const wrong = await cli(["inspect"], { REDIS_URL: "redis://127.0.0.1:1" });
-  expect([wrong.code, wrong.err]).toEqual([2, expect.stringContaining("Usage: npm run breaker")]);
+  expect([wrong.code, wrong.err]).toEqual([2, expect.stringContaining('"inspect" needs a session id: npm run breaker -- inspect <session>.')]);
+  expect(wrong.err).toContain("Usage: npm run breaker");
+  const unknown = await cli(["inpsect", "s1"], { REDIS_URL: "redis://127.0.0.1:1" });
+  expect(unknown.err).toContain('Unknown command "inpsect".');
   const bad = await cli(["list", "--prefix", "a{b}"], { REDIS_URL: "redis://127.0.0.1:1" });
   expect([bad.code, bad.err]).toEqual([2, expect.stringContaining("without \"{\" or \"}\"")]);
 });

@@ -2,6 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createBreaker, DEFAULT_POLICY, MemoryStore, type Policy } from "../../breaker/index.js";
 import { CONTEXT_FIELDS, InvalidContextError, parseContext } from "../../graphs/context.js";
+import { knobLimits } from "../../graphs/limit-knobs.js";
 import { createRunResolver, type GraphDeps } from "../../graphs/run-resolver.js";
 import { SYSTEM_PROMPT } from "../../graphs/prompts.js";
 import { EXAMPLE_TOOLS, resetToolFixtures } from "../../tools/index.js";
@@ -58,6 +59,9 @@ describe("parseContext", () => {
   });
 });
 
+/** The default deployment's ceilings (and floors): the breaker's default policy. */
+const CEILINGS = knobLimits(DEFAULT_POLICY);
+
 /** The policy a run with `context` gets from a graph built with `deps`. */
 function runPolicy(context: Record<string, unknown>, deps: GraphDeps = {}): Policy {
   const { resolve, checkContext } = createRunResolver({ tools: EXAMPLE_TOOLS, store: new MemoryStore(), log: () => {}, ...deps });
@@ -76,12 +80,14 @@ describe("what a run's context may change", () => {
   });
 
   it("tightens: maxIdenticalCalls allowed calls, the next refused, no detector it drives loosened", () => {
-    expect(identical({})).toMatchObject({ warn: 3, block: 4 });
-    const policy = runPolicy({ maxIdenticalCalls: 3 });
-    expect(policy.detectors.identical_repeat).toMatchObject({ block: 4 });
-    // The knob drives no_progress too, whose own block (3) is already stricter: it stays.
-    expect(policy.detectors.no_progress.block).toBe(DEFAULT_POLICY.detectors.no_progress.block);
+    expect(identical({})).toEqual(DEFAULT_POLICY.detectors.identical_repeat);
+    expect(runPolicy({ maxIdenticalCalls: 1 }).detectors.identical_repeat).toMatchObject({ warn: 2, block: 2 });
     expect(runPolicy({ maxIdenticalCalls: 1 }).detectors.no_progress).toMatchObject({ warn: 2, block: 2 });
+    // The knob drives no_progress too: where the deployment's own no_progress block is stricter, it stays.
+    const breaker = createBreaker({ policy: { detectors: { identical_repeat: { warn: 4, block: 6 }, no_progress: { warn: 2, block: 3 } } } });
+    const policy = runPolicy({ maxIdenticalCalls: 4 }, { breaker });
+    expect(policy.detectors.identical_repeat.block).toBe(5);
+    expect(policy.detectors.no_progress.block).toBe(3);
   });
 
   it("moves only warnings with halfOpenMargin, never a block, and never warns on a first call", () => {
@@ -89,22 +95,22 @@ describe("what a run's context may change", () => {
     expect(policy.detectors.no_progress).toMatchObject({ warn: DEFAULT_POLICY.detectors.no_progress.block, block: DEFAULT_POLICY.detectors.no_progress.block });
     expect(policy.detectors.run_calls).toMatchObject({ warn: DEFAULT_POLICY.detectors.run_calls.block, block: DEFAULT_POLICY.detectors.run_calls.block });
     expect(identical({ maxIdenticalCalls: 1 })).toMatchObject({ warn: 2, block: 2 });
-    expect(identical({ maxIdenticalCalls: 3, halfOpenMargin: 10 })).toMatchObject({ warn: 2, block: 4 });
+    expect(identical({ maxIdenticalCalls: CEILINGS.maxIdenticalCalls, halfOpenMargin: 10 })).toMatchObject({ warn: 2, block: CEILINGS.maxIdenticalCalls + 1 });
   });
 
   it("accepts limits at or under the ceilings and durations at or over the floors", () => {
-    const policy = runPolicy({ maxCallsPerRun: 50, maxCallsPerWindow: 10, windowSeconds: 120, openSeconds: 600 });
-    expect(policy.detectors.run_calls.block).toBe(50);
+    const policy = runPolicy({ maxCallsPerRun: CEILINGS.maxCallsPerRun, maxCallsPerWindow: 10, windowSeconds: 120, openSeconds: 600 });
+    expect(policy.detectors.run_calls.block).toBe(CEILINGS.maxCallsPerRun);
     expect(policy.detectors.call_rate).toMatchObject({ block: 10, windowSeconds: 120 });
     expect(policy.openSeconds).toBe(600);
   });
 
   it.each<[string, number, string, string]>([
-    ["maxCallsPerRun", 100_000, "above this deployment's ceiling of 50", "BREAKER_MAX_CALLS_PER_RUN"],
-    ["maxCallsPerWindow", 31, "above this deployment's ceiling of 30", "BREAKER_MAX_CALLS_PER_WINDOW"],
-    ["maxIdenticalCalls", 4, "above this deployment's ceiling of 3", "BREAKER_MAX_IDENTICAL_CALLS"],
-    ["windowSeconds", 10, "below this deployment's floor of 60", "BREAKER_WINDOW_SECONDS"],
-    ["openSeconds", 1, "below this deployment's floor of 300", "BREAKER_OPEN_SECONDS"],
+    ["maxCallsPerRun", 100_000, `above this deployment's ceiling of ${CEILINGS.maxCallsPerRun}`, "BREAKER_MAX_CALLS_PER_RUN"],
+    ["maxCallsPerWindow", CEILINGS.maxCallsPerWindow + 1, `above this deployment's ceiling of ${CEILINGS.maxCallsPerWindow}`, "BREAKER_MAX_CALLS_PER_WINDOW"],
+    ["maxIdenticalCalls", CEILINGS.maxIdenticalCalls + 1, `above this deployment's ceiling of ${CEILINGS.maxIdenticalCalls}`, "BREAKER_MAX_IDENTICAL_CALLS"],
+    ["windowSeconds", CEILINGS.windowSeconds - 1, `below this deployment's floor of ${CEILINGS.windowSeconds}`, "BREAKER_WINDOW_SECONDS"],
+    ["openSeconds", 1, `below this deployment's floor of ${CEILINGS.openSeconds}`, "BREAKER_OPEN_SECONDS"],
   ])("refuses %s = %d, naming the field, the limit and how the operator sets it", (field, value, says, variable) => {
     const refuse = () => runPolicy({ [field]: value });
     expect(refuse).toThrow(InvalidContextError);
@@ -144,7 +150,7 @@ describe("per-run context in the graph", () => {
   it.each<[string, Record<string, unknown>, RegExp]>([
     ["a misspelled knob", { maxIdenticalCall: 1 }, /Unknown context field "maxIdenticalCall"/],
     ["a value of the wrong type", { windowSeconds: "never" }, /"windowSeconds" must be a number/],
-    ["a limit above the ceiling", { maxCallsPerRun: 100_000 }, /"maxCallsPerRun" is 100000, above this deployment's ceiling of 50/],
+    ["a limit above the ceiling", { maxCallsPerRun: 100_000 }, new RegExp(`"maxCallsPerRun" is 100000, above this deployment's ceiling of ${DEFAULT_POLICY.detectors.run_calls.block}`)],
     ["a caller-named session the operator did not allow", { sessionId: "someone-else" }, /"sessionId" is not accepted by this deployment/],
   ])("refuses a run with %s before it writes anything", async (_what, context, message) => {
     const { graph, store } = testGraph({ checkpointer: new MemorySaver() });

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createBreaker, MemoryStore, type Verdict } from "../../breaker/index.js";
+import { createBreaker, MemoryStore, type PolicyInput, type ToolNature, type Verdict } from "../../breaker/index.js";
 import { defineTool, EXAMPLE_TOOLS, resetToolFixtures } from "../../tools/index.js";
 import { ReplayChatModel, callsTurn, runTurn, testGraph, trajectory } from "../support/graph-helpers.js";
 
-/** A side-effecting tool that counts what it did. */
-function invoiceTool() {
+/** An invoicing tool, side-effecting unless told otherwise, that counts what it did. */
+function invoiceTool(nature: ToolNature = "side_effecting") {
   const sent: unknown[] = [];
   const tool = defineTool(
-    { name: "send_invoice", description: "Send an invoice.", schema: z.object({ customer: z.string(), amount: z.number() }), nature: "side_effecting" },
+    { name: "send_invoice", description: "Send an invoice.", schema: z.object({ customer: z.string(), amount: z.number() }), nature },
     (input) => {
       sent.push(input);
       return { sent: true };
@@ -32,12 +32,16 @@ describe("an injected breaker and the natures tools declare", () => {
   });
 
   it("keeps a nature the breaker's policy states for the tool over the one it declares", async () => {
-    const { tool, sent } = invoiceTool();
-    // The operator says invoices are read-only here: identical calls get the policy's levels (block at the 3rd).
-    const breaker = createBreaker({ policy: { detectors: { identical_repeat: { warn: 2, block: 3 }, no_progress: { warn: 2, block: 3 } }, tools: { send_invoice: { nature: "read_only" } } } });
-    const { graph } = testGraph({ breaker, model: twelveInvoices(), tools: [tool] });
-    await runTurn(graph, "Bill Acme.", { thread: "invoices" });
-    expect(sent).toHaveLength(2);
+    const runs = async (declared: ToolNature, policy: PolicyInput) => {
+      const { tool, sent } = invoiceTool(declared);
+      const { graph } = testGraph({ breaker: createBreaker({ policy }), model: twelveInvoices(), tools: [tool] });
+      await runTurn(graph, "Bill Acme.", { thread: "invoices" });
+      return sent.length;
+    };
+    // The operator says invoices are read-only here: the tool runs as a read-only tool would, more than once.
+    const overridden = await runs("side_effecting", { tools: { send_invoice: { nature: "read_only" } } });
+    expect(overridden).toBe(await runs("read_only", {}));
+    expect(overridden).toBeGreaterThan(1);
   });
 
   it("reports to the listeners registered on the injected breaker, from runs with tightened limits too", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EXIT, runEval } from "../../../breaker/cli/run-eval.js";
-import { CORPUS_DIR } from "../evaluator/corpus.js";
+import { CORPUS_DIR } from "../../../scripts/corpus/load.js";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "eval-cli-"));
@@ -36,6 +36,37 @@ describe("eval CLI", () => {
     for (const finding of report.results[1].findings) {
       expect(Object.keys(finding).sort()).toEqual(["detector", "message", "severity", "steps"]);
     }
+  });
+
+  it("exits 2 when it was given no trajectory at all: an empty folder, or a file holding an empty list", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "eval-empty-"));
+    for (const args of [[empty], [write("none.json", "[]")]]) {
+      const { code, err } = await evalCli(...args);
+      expect(code, args.join(" ")).toBe(EXIT.unreadable);
+      expect(err).toMatch(/No trajectory found in .*nothing was checked/);
+    }
+    const json = await evalCli(empty, "--json");
+    expect(json.code).toBe(EXIT.unreadable);
+    expect(JSON.parse(json.out).error.message).toMatch(/No trajectory found in .*nothing was checked/);
+  });
+
+  it("reports input errors as JSON with --json: what is wrong, in which file and line", async () => {
+    const broken = write("broken.json", '{"messages": [\n  {"role": "user"\n');
+    const { code, out, err } = await evalCli(broken, "--json");
+    expect(code).toBe(EXIT.unreadable);
+    expect(err).toBe("");
+    expect(JSON.parse(out)).toEqual({ error: { code: "INVALID_INPUT", message: expect.stringContaining("invalid JSON"), file: broken, line: 3 } });
+    const none = await evalCli("--json");
+    expect(JSON.parse(none.out).error.message).toMatch(/No trajectory file given/);
+  });
+
+  it("reads a plain list of {name, args, output} calls, and documents every format it accepts", async () => {
+    const calls = write("calls.json", JSON.stringify([1, 2, 3, 4].map(() => ({ name: "lookup", args: { id: 7 }, output: "[]" }))));
+    const { code, out } = await evalCli(calls, "--json");
+    expect(code).toBe(EXIT.failed);
+    expect(JSON.parse(out).results[0]).toMatchObject({ passed: false, trippedAtStep: 3 });
+    const help = await evalCli("--help");
+    for (const format of ['"messages"', '"toolCalls"', "[...messages]", "[{name, args, output}, ...]", "JSON Lines", "natures"]) expect(help.out).toContain(format);
   });
 
   it("exits 0 when everything passes and prints a table", async () => {

@@ -11,7 +11,7 @@ describe("toHaveNoToolLoops", () => {
 
   it("lists the findings in its failure message", async () => {
     await expect(expect(loop).toHaveNoToolLoops()).rejects.toThrow(
-      /trajectory "stuck" to have no tool loops, but the breaker opened at step 3:\n.*\[warn\] no_progress at steps 1, 2: .*\n.*\[block\] no_progress at steps 1, 2, 3: kb_search has brought nothing new 2 times in a row/s,
+      /trajectory "stuck" to have no tool loops, but the breaker opened at step 3:\n.*\[warn\] no_progress at steps 1, 2: .*\n.*\[block\] no_progress at steps 1, 2, 3: kb_search has brought nothing new twice in a row/s,
     );
   });
 
