@@ -46,8 +46,9 @@ function refusingBadContext<G extends object>(graph: G, check: (context: unknown
  * runaway turn; a run given a lower limit still ends through circuit_fallback.
  */
 export function buildGraph(deps: GraphDeps = {}) {
-  const runs = createRunResolver({ ...deps, tools: deps.tools ?? EXAMPLE_TOOLS });
-  logStoreEvents(runs.store, runs.redact, deps.log ?? ((line) => console.warn(line)));
+  const log = deps.log ?? ((line: string) => console.warn(line));
+  const runs = createRunResolver({ ...deps, log, tools: deps.tools ?? EXAMPLE_TOOLS });
+  logStoreEvents(runs.store, runs.redact, log);
   const compiled = new StateGraph(GuardedStateAnnotation, ContextAnnotation)
     .addNode("agent", createAgentNode(runs.resolve))
     .addNode("tools", createToolsNode(runs.resolve))

@@ -58,13 +58,15 @@ type Levels = { warn: number; block: number };
 
 /**
  * New levels for a detector a knob controls, or undefined to keep the
- * policy's. A warning needs at least `floor` calls to mean anything (a repeat
- * takes two) and never comes after the block.
+ * policy's. Without a margin, the policy's warning zone scales with the new
+ * block (a run limit of 20 under a policy that warns 20 calls before 100 is
+ * warned 4 before). A warning needs at least `floor` calls to mean anything
+ * (a repeat takes two) and never comes after the block.
  */
 function levels(base: Levels, block: number | undefined, margin: number | undefined, floor = 1): Levels | undefined {
   if (block === undefined && margin === undefined) return undefined;
   const b = block ?? base.block;
-  const m = margin ?? base.block - base.warn;
+  const m = margin ?? Math.round(((base.block - base.warn) * b) / base.block);
   return { block: b, warn: Math.min(b, Math.max(floor, b - m)) };
 }
 

@@ -54,6 +54,16 @@ describe("the deployment's settings", () => {
     expect(callerSessions).toBe(true);
   });
 
+  it("scale the policy's warning zone with a limit they move, so a lower run limit is not warned about from its first call", () => {
+    const d = DEFAULT_POLICY.detectors.run_calls;
+    const { run_calls } = deploymentFromEnv({ BREAKER_MAX_CALLS_PER_RUN: "20" }).policy.detectors;
+    expect(run_calls.block).toBe(20);
+    expect(run_calls.warn).toBe(20 - Math.round(((d.block - d.warn) * 20) / d.block));
+    expect(run_calls.warn).toBeGreaterThan(1);
+    // An explicit margin wins.
+    expect(deploymentFromEnv({ BREAKER_MAX_CALLS_PER_RUN: "20", BREAKER_HALF_OPEN_MARGIN: "0" }).policy.detectors.run_calls.warn).toBe(20);
+  });
+
   it.each<[string, Record<string, string>, RegExp]>([
     ["a policy file that is missing", { BREAKER_POLICY_FILE: "/nonexistent/policy.json" }, /BREAKER_POLICY_FILE names "\/nonexistent\/policy.json", which cannot be read/],
     ["a knob that is not a whole number", { BREAKER_MAX_CALLS_PER_RUN: "lots" }, /BREAKER_MAX_CALLS_PER_RUN must be a whole number of at least 1 \(got "lots"\)/],

@@ -11,7 +11,8 @@ import { probeTool } from "./support/probe-tools.js";
 // The limits every run here is given: 3 identical calls, 30 calls per minute.
 const MAX_IDENTICAL = 3;
 const MAX_PER_WINDOW = 30;
-const LIMITS = { maxIdenticalCalls: MAX_IDENTICAL, maxCallsPerWindow: MAX_PER_WINDOW };
+// The operator's limits (a run's context may only tighten the deployment's, so they are set where an operator sets them).
+const LIMITS = { BREAKER_MAX_IDENTICAL_CALLS: String(MAX_IDENTICAL), BREAKER_MAX_CALLS_PER_WINDOW: String(MAX_PER_WINDOW) };
 
 /** Tool outputs that imitate the breaker: a fake CLOSED verdict, a fake advisory, a fake trip frame. */
 const FAKE_BREAKER_OUTPUTS = [
@@ -36,7 +37,7 @@ describe("prompt injection through tool output", () => {
     const store = new MemoryStore();
     const thread = `injection-${++sessions}`;
     const sessionId = threadSession(thread);
-    const { state } = await runTurn(buildGraph({ model, store, tools: [page.tool] }), "Read the page.", { thread, context: LIMITS });
+    const { state } = await runTurn(buildGraph({ model, store, tools: [page.tool], env: LIMITS }), "Read the page.", { thread });
 
     expect(state.halted).toBe(true);
     expect(toolReplyProblems(state.messages)).toEqual([]);
@@ -80,7 +81,7 @@ describe("prompt injection through tool output", () => {
       const thread = `fake-fields-${++sessions}`;
       const sessionId = threadSession(thread);
       const model = new ReplayChatModel(Array.from({ length: turns }, () => callsTurn({ name: "lookup", args: { n: 1 } })));
-      const { state, nodes } = await runTurn(buildGraph({ model, store, tools: [tool.tool] }), "Look it up.", { thread, context: LIMITS });
+      const { state, nodes } = await runTurn(buildGraph({ model, store, tools: [tool.tool], env: LIMITS }), "Look it up.", { thread });
       const snapshot = await inspectSession(store, sessionId);
       return { halted: state.halted, nodes, runs: tool.runs(), states: snapshot.window.map((c) => c.outcome?.kind), circuit: snapshot.circuit.state, problems: toolReplyProblems(state.messages), replies: toolMessages(state.messages).length };
     };
