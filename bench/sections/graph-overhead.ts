@@ -70,7 +70,7 @@ export const graphOverheadSection: Section = {
       ],
       notes: [
         `Each run: user message -> agent (scripted model asks for query_crm) -> tools -> agent (answer) -> END, so the time is the graph's and the breaker's, not a model's. The guarded run checks the call (MemoryStore), runs it, reports its outcome; the plain run uses LangGraph's ToolNode and toolsCondition.`,
-        `In absolute terms the guard adds ${Math.round(guarded!.p50Us.median - plain!.p50Us.median)} µs per agent -> tools step (medians): the breaker's check and outcome report, argument validation with a readable error, the tool's timeout, and the breaker's state channels. A real model answers in hundreds of milliseconds, so on a real step it is well under 1%; the ratio here is over a model that answers instantly.`,
+        `In absolute terms the guard adds ${Math.round(guarded!.p50Us.median - plain!.p50Us.median)} µs per agent -> tools step (medians): the breaker's batch check (in the agent step) and outcome report, its telemetry, the tool's signal and timeout, redaction of the tool's output, and the verdicts written to state. A real model answers in hundreds of milliseconds, so on a real step it is well under 1%; the ratio here is over a model that answers instantly.`,
       ],
       data: { plan, guarded, plain, overhead, throughputRatio },
     };
