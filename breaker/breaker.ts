@@ -113,12 +113,14 @@ function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Ver
   return verdict;
 }
 
+const runOf = (call: ToolCallRequest): string => (call.run === undefined ? "default" : String(call.run));
+
 // Consecutive calls of one run: a batch spanning runs is recorded run by run.
 function byRun(calls: readonly ToolCallRequest[]): ToolCallRequest[][] {
   const groups: ToolCallRequest[][] = [];
   for (const call of calls) {
     const last = groups.at(-1);
-    if (last && (last[0]!.run ?? "default") === (call.run ?? "default")) last.push(call);
+    if (last && runOf(last[0]!) === runOf(call)) last.push(call);
     else groups.push([call]);
   }
   return groups;
@@ -162,7 +164,8 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
       tool: request.name,
       args: clipCanonical(canonical),
       argsHash: hashText(canonical),
-      run: request.run ?? "default",
+      // A run is an id: whatever a caller passes, it is compared (and stored) as a string.
+      run: runOf(request),
     };
     const usage = priceUsage(request.usage, policy);
     if (usage) call.usage = usage;

@@ -23,12 +23,14 @@ function integer(value: number): number {
   return n > 0 ? Math.min(n, Number.MAX_SAFE_INTEGER) : 0;
 }
 
+function storedUsage(usage: UsageTotals): UsageTotals {
+  return { inputTokens: integer(usage.inputTokens), outputTokens: integer(usage.outputTokens), costMicros: integer(usage.costMicros) };
+}
+
 /** Encode a new call for the record script; its usage goes into the entry too, as the integers the script adds. */
 export function encodeCall(call: NewCall): EncodedCall {
   const { tool, args, argsHash, run } = call;
-  const usage = call.usage
-    ? { inputTokens: integer(call.usage.inputTokens), outputTokens: integer(call.usage.outputTokens), costMicros: integer(call.usage.costMicros) }
-    : undefined;
+  const usage = call.usage ? storedUsage(call.usage) : undefined;
   return {
     idPrefix: idPrefix(call.id),
     body: JSON.stringify({ tool, args, argsHash, run, usage }).slice(1),
@@ -40,6 +42,13 @@ export function encodeCall(call: NewCall): EncodedCall {
 /** An outcome as the complete script logs it: "kind,fingerprint" (the script prefixes "step,seq,"). */
 export function encodeOutcome(outcome: ToolOutcome): string {
   return `${outcome.kind},${outcome.fingerprint}`;
+}
+
+/** The window entry the record script writes for a call, as JSON.parse would read it back. */
+export function recordOf(call: NewCall, step: number, at: number): CallRecord {
+  const record: CallRecord = { id: call.id, step, at, tool: call.tool, args: call.args, argsHash: call.argsHash, run: call.run };
+  if (call.usage) record.usage = storedUsage(call.usage);
+  return record;
 }
 
 function decodeReport(text: string): OutcomeReport {
@@ -82,10 +91,10 @@ export interface DecodedSession {
   /** Calls from the oldest the client holds or was sent through `totalCalls`, with their latest outcomes. */
   calls: CallRecord[];
   reports: OutcomeReport[];
+  /** For a record: each call's step and whether its id had been recorded before. */
+  steps: { step: number; duplicate: boolean }[];
   /** What to hold for the next call: trimmed to what the server keeps. */
   held: HeldSession;
-  /** The reply's items after the reports (a record's per-call steps). */
-  rest: unknown[];
 }
 
 /** One element of a script's RESP array: bulk string, integer, or nil. */
@@ -133,11 +142,13 @@ export function decodeReports(items: readonly ReplyItem[], at: number): { from: 
 /**
  * Decode the array the record and snapshot scripts reply with; only entries
  * and the circuit are JSON. Entries and reports sent as a delta are completed
- * from `held`, what this client held when it asked.
+ * from `held`, what this client held when it asked; a record's own new
+ * entries, which the script does not send back, are built from `batch`.
  */
-export function decodeSession(reply: unknown, held?: HeldSession): DecodedSession {
+export function decodeSession(reply: unknown, held?: HeldSession, batch: readonly NewCall[] = []): DecodedSession {
   if (!Array.isArray(reply) || reply.length < HEADER) throw new Error("unexpected reply from a breaker script");
   const items = reply as ReplyItem[];
+  const now = count(items[NOW]);
   const epoch = String(items[EPOCH]);
   const from = count(items[FROM]);
   const end = HEADER + count(items[COUNT]);
@@ -146,13 +157,12 @@ export function decodeSession(reply: unknown, held?: HeldSession): DecodedSessio
   const base = same && from === held.last + 1 ? held.calls : [];
   const calls = base.slice();
   for (let i = HEADER; i < end; i++) calls.push(JSON.parse(items[i] as string) as CallRecord);
-  if (calls.length > 0 && calls[calls.length - 1]!.step !== totalCalls) throw new Error("a breaker script replied with a window that does not end at the session's last call");
 
   const done = count(items[end]);
   const sent = decodeReports(items, end + 1);
   let reports: OutcomeReport[];
   if (same && sent.from === held.done) {
-    reports = [...held.reports, ...sent.reports];
+    reports = sent.reports.length === 0 ? held.reports : [...held.reports, ...sent.reports];
     // Held calls carry the held reports already; entries sent afresh get them too, then all get the new ones.
     if (base.length > 0) withOutcomes(calls, held.reports, held.last + 1);
     else withOutcomes(calls, held.reports);
@@ -162,6 +172,17 @@ export function decodeSession(reply: unknown, held?: HeldSession): DecodedSessio
     withOutcomes(calls, reports);
   }
 
+  const steps: DecodedSession["steps"] = [];
+  for (let i = 0; i < batch.length; i++) {
+    const value = count(items[sent.end + i]);
+    const step = Math.abs(value);
+    steps.push({ step, duplicate: value < 0 });
+    if (value > 0) calls.push(recordOf(batch[i]!, step, now));
+  }
+  if (calls.length > 0 && calls[calls.length - 1]!.step !== totalCalls) {
+    throw new Error("a breaker script replied with a window that does not end at the session's last call");
+  }
+
   const circuitJson = items[CIRCUIT];
   const circuit: CircuitRecord = circuitJson
     ? (JSON.parse(circuitJson as string) as CircuitRecord)
@@ -169,7 +190,7 @@ export function decodeSession(reply: unknown, held?: HeldSession): DecodedSessio
   const first = count(items[FIRST]);
   const keptCalls = calls[0] && calls[0].step < first ? calls.slice(first - calls[0].step) : calls;
   return {
-    now: count(items[NOW]),
+    now,
     epoch,
     circuit,
     decided: count(items[DECIDED]),
@@ -179,6 +200,7 @@ export function decodeSession(reply: unknown, held?: HeldSession): DecodedSessio
     windowSize: count(items[MAX]),
     calls,
     reports,
+    steps,
     held: {
       epoch,
       calls: keptCalls,
@@ -186,6 +208,5 @@ export function decodeSession(reply: unknown, held?: HeldSession): DecodedSessio
       reports: keptCalls === calls ? reports : reports.filter((r) => r.step >= first),
       done,
     },
-    rest: items.slice(sent.end),
   };
 }

@@ -22,6 +22,8 @@ export interface RedisGuardOptions {
   target: string;
   /** Strings to scrub from any message (passwords). */
   secrets: string[];
+  /** Bound each command by `commandTimeoutMs` here (for a client built without a command timeout of its own). */
+  guardTimeouts: boolean;
 }
 
 /**
@@ -90,9 +92,10 @@ export class RedisGuard {
     const outage = this.outage;
     let result: T;
     try {
-      if (Date.now() < this.skipUntil) throw this.lastFailure;
-      await this.ready();
-      result = bounded ? await withTimeout(viaRedis(), this.options.commandTimeoutMs) : await viaRedis();
+      if (this.skipUntil !== 0 && Date.now() < this.skipUntil) throw this.lastFailure;
+      if (this.client.status !== "ready") await this.ready();
+      // A client the store built has ioredis' own commandTimeout; one it was given gets this guard.
+      result = bounded && this.options.guardTimeouts ? await withTimeout(viaRedis(), this.options.commandTimeoutMs) : await viaRedis();
     } catch (cause) {
       if (Date.now() >= this.skipUntil) {
         this.lastFailure = cause;

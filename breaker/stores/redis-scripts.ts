@@ -19,7 +19,8 @@ export interface RedisScript {
 // The meta hash holds: sid (JSON of the raw id), epoch (new whenever the keys
 // are created anew), circuit (JSON), run, asOf, decided (the circuit holds
 // every verdict through this step), total (call counter), runStart, inTok,
-// outTok, cost, done (outcome counter), max (the window size).
+// outTok, cost, done (outcome counter), max (the window size), exp (when
+// every key of the session expires, epoch ms).
 //
 // The window list keeps consecutive calls ending at `total`: the last `max`
 // (the window) and, before them, the ones an undecided step's window still
@@ -37,7 +38,8 @@ export interface RedisScript {
 //   12     max
 //   13     first: the oldest step the list keeps after this call
 //   14     from: the step of the first entry below
-//   15     n: number of entries that follow (from .. total)
+//   15     n: number of entries that follow (from .. the last before this
+//          batch: a record never sends back the entries it appended)
 //   16..   the n entries (JSON), oldest first
 //   then   done; reportsFrom (the reports below are numbers reportsFrom+1 .. done);
 //          m: number of reports; the m reports
@@ -46,12 +48,30 @@ export interface RedisScript {
 // The clock is a Lua number of whole ms below 1e14, so concatenating it into
 // an entry (Lua prints numbers with %.14g) writes every digit.
 const PRELUDE = `
-local CIRCUIT, RUN, AS_OF, TOTAL, RUN_START, DECIDED, IN_TOK, OUT_TOK, COST, SID, EPOCH, DONE, MAX = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
+local CIRCUIT, RUN, AS_OF, TOTAL, RUN_START, DECIDED, IN_TOK, OUT_TOK, COST, SID, EPOCH, DONE, MAX, EXP = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
 local function readMeta()
-  return redis.call('HMGET', KEYS[1], 'circuit', 'run', 'asOf', 'total', 'runStart', 'decided', 'inTok', 'outTok', 'cost', 'sid', 'epoch', 'done', 'max')
+  return redis.call('HMGET', KEYS[1], 'circuit', 'run', 'asOf', 'total', 'runStart', 'decided', 'inTok', 'outTok', 'cost', 'sid', 'epoch', 'done', 'max', 'exp')
 end
 local function refresh(ttl)
   for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+-- Every key expires at meta.exp. A write moves that to now + ttl, but only
+-- when it is more than a sixteenth of the TTL off (or forced, for a key just
+-- created): three PEXPIREs a write would cost more than the write. Adds the
+-- meta field to writes and returns the new expiry; expireAt applies it
+-- once the keys exist (a missing key takes no TTL).
+local function expiry(m, now, ttl, writes, force)
+  local want = now + tonumber(ttl)
+  if force or math.abs(want - (tonumber(m[EXP]) or 0)) * 16 > tonumber(ttl) then
+    m[EXP] = want
+    writes[#writes + 1] = 'exp'
+    writes[#writes + 1] = want
+    return want
+  end
+  return nil
+end
+local function expireAt(at)
+  if at then for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], at) end end
 end
 local function clock()
   local t = redis.call('TIME')
@@ -81,17 +101,17 @@ local function claimed(m, decided, total, epoch, run, asOf, through)
 end
 -- The outcome reports after the client's knownDone, or all of them when it holds too little.
 local function reportsSince(m, knownEpoch, knownDone, done)
-  local llen = redis.call('LLEN', KEYS[3])
   knownDone = tonumber(knownDone) or -1
+  if knownEpoch == m[EPOCH] and knownDone == done then return done, {} end
+  local llen = redis.call('LLEN', KEYS[3])
   if knownEpoch == m[EPOCH] and knownDone >= done - llen and knownDone <= done then
-    if knownDone == done then return knownDone, {} end
     return knownDone, redis.call('LRANGE', KEYS[3], knownDone - (done - llen), -1)
   end
   return done - llen, redis.call('LRANGE', KEYS[3], 0, -1)
 end
-local function header(now, m, asOf, total, runStart, decided, first, from, entries)
+local function header(now, m, asOf, total, runStart, decided, first, from, count)
   return { now, m[EPOCH], m[CIRCUIT] or false, m[RUN] or false, asOf, total, runStart, decided,
-    m[IN_TOK] or false, m[OUT_TOK] or false, m[COST] or false, tonumber(m[MAX]) or 0, first, from, #entries }
+    m[IN_TOK] or false, m[OUT_TOK] or false, m[COST] or false, tonumber(m[MAX]) or 0, first, from, count }
 end
 `;
 
@@ -100,7 +120,8 @@ end
 // 6: id prefix, entry body, run, input tokens, output tokens, cost micros.
 // A caller that holds the list up to step knownLast of this epoch (and does
 // not hold any of the batch's ids) gets, and the script reads, only the
-// entries after it; likewise for outcome reports after knownDone.
+// entries after it; likewise for outcome reports after knownDone. On the
+// common path (one worker per session at a time) that is nothing at all.
 const RECORD = `
 local sid, maxEntries, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local knownEpoch, knownLast = ARGV[4], tonumber(ARGV[5]) or -1
@@ -126,11 +147,13 @@ local first = total - len + 1
 local from, entries
 if m[EPOCH] == knownEpoch and knownLast >= first - 1 and knownLast <= total then
   from = knownLast + 1
-  entries = redis.call('LRANGE', KEYS[2], knownLast - first + 1, -1)
+  entries = knownLast < total and redis.call('LRANGE', KEYS[2], knownLast - first + 1, -1) or {}
 else
   from = first
   entries = redis.call('LRANGE', KEYS[2], 0, -1)
 end
+-- The batch's own entries are not sent back: the caller has them.
+local sent = #entries
 local steps, pushed, rolled = {}, {}, false
 for i = 0, n - 1 do
   local a = 12 + i * 6
@@ -166,17 +189,18 @@ if tonumber(m[MAX]) ~= maxEntries then
   m[MAX] = maxEntries
   append(writes, { 'max', maxEntries })
 end
+local at = expiry(m, now, ttl, writes, len == 0)
 if #writes > 0 then redis.call('HSET', KEYS[1], unpack(writes)) end
+expireAt(at)
 local keep = math.max(total - 2 * maxEntries + 1, math.min(total - maxEntries + 1, decided - maxEntries + 2))
 if keep > first then
   redis.call('LTRIM', KEYS[2], keep - first, -1)
   first = keep
 end
-refresh(ttl)
 local done = tonumber(m[DONE]) or 0
 local reportsFrom, reports = reportsSince(m, knownEpoch, ARGV[6], done)
-local out = header(now, m, asOf, total, runStart, decided, first, from, entries)
-append(out, entries)
+local out = header(now, m, asOf, total, runStart, decided, first, from, sent)
+for i = 1, sent do out[15 + i] = entries[i] end
 append(out, { done, reportsFrom, #reports })
 append(out, reports)
 append(out, steps)
@@ -232,14 +256,16 @@ local writes = {}
 if #added > 0 then
   push(KEYS[3], added)
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[3]), -1)
-  done = done + #added
-  append(writes, { 'done', done })
+  append(writes, { 'done', done + #added })
 end
 if decided ~= storedDecided then append(writes, { 'decided', decided }) end
 if #writes > 0 then
+  -- The first outcome creates the log: it needs the session's expiry too.
+  local at = expiry(m, clock(), ARGV[1], writes, #added > 0 and done == 0)
   redis.call('HSET', KEYS[1], unpack(writes))
-  refresh(ARGV[1])
+  expireAt(at)
 end
+done = done + #added
 local reportsFrom, reports = -1, {}
 if ARGV[4] == m[EPOCH] then
   reportsFrom, reports = reportsSince(m, ARGV[4], ARGV[5], done)
@@ -270,7 +296,7 @@ local total = tonumber(m[TOTAL]) or 0
 local first = total - #entries + 1
 local done = tonumber(m[DONE]) or 0
 local reportsFrom, reports = reportsSince(m, '', -1, done)
-local out = header(clock(), m, tonumber(m[AS_OF]) or 0, total, tonumber(m[RUN_START]) or 1, tonumber(m[DECIDED]) or 0, first, first, entries)
+local out = header(clock(), m, tonumber(m[AS_OF]) or 0, total, tonumber(m[RUN_START]) or 1, tonumber(m[DECIDED]) or 0, first, first, #entries)
 append(out, entries)
 append(out, { done, reportsFrom, #reports })
 append(out, reports)
@@ -287,11 +313,11 @@ function script(name: string, body: string, sha1: string): RedisScript {
  */
 export const REDIS_SCRIPTS = {
   /** Idempotent batch append: claim, run rollover, steps, server TIME, usage, trim, TTL; replies with what the caller lacks. */
-  record: script("breakerRecord", RECORD, "8c9b123645a0413cb68c1fec19b1ae88200a1ef4"),
+  record: script("breakerRecord", RECORD, "252cdec0a545ef4613b564e9b996cab8bc565090"),
   /** Attach outcomes to the calls with these ids, if still in the window, and log them. */
-  complete: script("breakerComplete", COMPLETE, "6b1b009c0be9d5c35bdfd744734e775f92ced6a9"),
+  complete: script("breakerComplete", COMPLETE, "d90f91a0cf792561dd1670c68bc0b114845b36b0"),
   /** Store a circuit unless the stored one belongs to another run or epoch or covers a later step. */
-  transition: script("breakerTransition", TRANSITION, "3ded5284d0a1b0fb21faf012a7e0a3b62944f1d4"),
+  transition: script("breakerTransition", TRANSITION, "dbde01214fb017529e182f56c5e76ce8576196c8"),
   /** The whole session in one consistent read. */
-  snapshot: script("breakerSnapshot", SNAPSHOT, "cfb22001aea19cca5f2a17ee09737206cc807a1c"),
+  snapshot: script("breakerSnapshot", SNAPSHOT, "c3ee49b85310c550ebfa63cfdf6f33be50c5384a"),
 } as const satisfies Record<string, RedisScript>;

@@ -103,6 +103,15 @@ export class RedisStore implements BreakerStore {
   // written and outcomes arrive as a log, so the scripts send only what is new.
   private readonly held = new BoundedCache<string, HeldSession>(HELD_SESSIONS);
 
+  // A session's keys hash its id: worth remembering for the sessions in use.
+  private readonly keys = new BoundedCache<string, [string, string, string]>(HELD_SESSIONS);
+
+  private keysOf(sessionId: string): [string, string, string] {
+    let keys = this.keys.get(sessionId);
+    if (!keys) this.keys.set(sessionId, (keys = keyList(sessionKeys(this.prefix, sessionId))));
+    return keys;
+  }
+
   /** A store with its own client for `url`. */
   static fromUrl(url: string, options: Omit<RedisStoreOptions, "url" | "client"> = {}): RedisStore {
     return new RedisStore({ ...options, url });
@@ -145,7 +154,7 @@ export class RedisStore implements BreakerStore {
     const retryAfterMs = positive("retryAfterMs", options.retryAfterMs, 1_000);
     this.guard = new RedisGuard(
       this.client,
-      { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, retryAfterMs, ...where },
+      { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, retryAfterMs, guardTimeouts: !this.owned, ...where },
       this.owned,
       // Sessions served from memory during an outage are stale once Redis is back: the next outage starts clean.
       () => this.fallback.clear(),
@@ -159,7 +168,7 @@ export class RedisStore implements BreakerStore {
   }
 
   async recordBatch(sessionId: string, calls: readonly NewCall[], limits: StoreLimits, claim?: CircuitClaim): Promise<BatchRecord> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     const encoded: (string | number)[] = [];
     for (const call of calls) {
       const { idPrefix: prefix, body, run, usage } = encodeCall(call);
@@ -178,14 +187,9 @@ export class RedisStore implements BreakerStore {
           ...keys, JSON.stringify(sessionId), windowSize, ttlMs(limits),
           held?.epoch ?? "", known?.last ?? -1, held?.done ?? -1, ...claimArgs(claim), calls.length, ...encoded,
         );
-        const decoded = decodeSession(reply, known ?? (held && { ...held, last: -2 }));
+        const decoded = decodeSession(reply, known ?? (held && { ...held, last: -2 }), calls);
         this.held.set(sessionId, decoded.held);
-        const steps = decoded.rest.slice(0, calls.length).map((value) => {
-          const step = Number(value);
-          return { step: Math.abs(step), duplicate: step < 0 };
-        });
-        if (steps.length !== calls.length) throw new Error("the record script replied without a step per call");
-        const { now, epoch, calls: history, reports, circuit, decided, usage, totalCalls, runStart } = decoded;
+        const { now, epoch, steps, calls: history, reports, circuit, decided, usage, totalCalls, runStart } = decoded;
         return { now, epoch, steps, calls: history, reports, circuit, decided, usage, totalCalls, runStart };
       },
       async (error) => ({ ...(await this.fallback.recordBatch(sessionId, calls, limits, claim)), degraded: { reason: error.message } }),
@@ -197,7 +201,7 @@ export class RedisStore implements BreakerStore {
   }
 
   async completeBatch(sessionId: string, completions: readonly Completion[], limits: StoreLimits, claim?: CircuitClaim): Promise<boolean[]> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     const windowSize = windowSizeOf(limits);
     return this.guard.run(
       "complete",
@@ -236,7 +240,7 @@ export class RedisStore implements BreakerStore {
   }
 
   async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits, position?: TransitionPosition): Promise<void> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     const through = position?.through ?? circuit.asOf;
     await this.guard.run(
       "transition",
@@ -249,7 +253,7 @@ export class RedisStore implements BreakerStore {
   }
 
   async snapshot(sessionId: string): Promise<SessionSnapshot | null> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     return this.guard.run(
       "snapshot",
       sessionId,
@@ -267,7 +271,7 @@ export class RedisStore implements BreakerStore {
   async reset(sessionId: string): Promise<void> {
     this.held.delete(sessionId);
     await this.fallback.reset(sessionId);
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     await this.guard.run(
       "reset",
       sessionId,
