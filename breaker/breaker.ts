@@ -9,6 +9,7 @@ import { BreakerEmitter, type BreakerEventName, type BreakerListener } from "./e
 import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
+import { instrument, type TelemetryOptions } from "./telemetry/instrument.js";
 import {
   freshCircuit,
   noUsage,
@@ -28,6 +29,8 @@ export interface BreakerOptions {
   store?: BreakerStore;
   /** Any subset of the policy; defaults fill the rest. */
   policy?: PolicyInput | Policy;
+  /** OpenTelemetry metrics and spans (no-ops until the application registers an SDK); `false` leaves them out. */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** The breaker's API: ask before a tool call, report after it. */
@@ -343,5 +346,6 @@ export function createBreaker(options: BreakerOptions = {}): Breaker {
     await store.reset(sessionId);
   }
 
-  return { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  const breaker: Breaker = { policy, store, check, checkBatch, complete, completeBatch, inspect, reset, on };
+  return options.telemetry === false ? breaker : instrument(breaker, options.telemetry);
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { configure } from "safe-stable-stringify";
+import { maskVolatile, type Masked } from "./volatile.js";
 
 // Sorted keys, BigInt as numbers-in-strings, cycles marked instead of thrown:
 // a fingerprint must exist for anything a model or a tool can produce.
@@ -25,11 +26,6 @@ export function safeJson(value: unknown): string {
 /** Stored canonical arguments are cut to this many characters; the hash covers all of them. */
 export const MAX_CANONICAL_CHARS = 2_048;
 
-// Keys whose values change on every call without meaning new information.
-const VOLATILE_KEY =
-  /^(request_?id|trace_?id|span_?id|correlation_?id|nonce|etag|timestamp|time|date|now|(fetched|generated|retrieved|checked|polled|updated|created)_?at|elapsed(_?ms)?|duration(_?ms)?|latency(_?ms)?|took(_?ms)?)$/i;
-const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
-
 function normalizeString(value: string): string {
   return value.normalize("NFKC").trim();
 }
@@ -38,12 +34,6 @@ function argsReplacer(_key: string, value: unknown): unknown {
   if (typeof value === "string") return normalizeString(value);
   if (typeof value === "number" && Object.is(value, -0)) return 0;
   return value;
-}
-
-function outputReplacer(key: string, value: unknown): unknown {
-  if (key && VOLATILE_KEY.test(key)) return undefined;
-  if (typeof value === "string") return normalizeString(value).replace(ISO_TIME, "<time>");
-  return argsReplacer(key, value);
 }
 
 function toJson(value: unknown, replacer: (key: string, value: unknown) => unknown): string {
@@ -60,9 +50,21 @@ export function canonicalArgs(args: unknown): string {
   return toJson(args, argsReplacer);
 }
 
-/** Canonical JSON of a tool output with volatile fields (request ids, timestamps) removed. */
+/** A tool output's canonical JSON with volatile values masked, and the generated ids masking took out. */
+export function canonicalOutputParts(output: unknown): { canonical: string; ids: string[] } {
+  let masked: Masked;
+  try {
+    masked = maskVolatile(output);
+  } catch (error) {
+    // Getters that throw, exotic proxies: hash what we can say about it.
+    return { canonical: JSON.stringify(`[Unserializable: ${(error as Error)?.message ?? "unknown"}]`), ids: [] };
+  }
+  return { canonical: toJson(masked.value, argsReplacer), ids: masked.ids };
+}
+
+/** Canonical JSON of a tool output with volatile values (request ids, timestamps, fresh ids) masked. */
 export function canonicalOutput(output: unknown): string {
-  return toJson(output, outputReplacer);
+  return canonicalOutputParts(output).canonical;
 }
 
 /** Short stable hash of a string (sha256, 128 bits, base64url). */

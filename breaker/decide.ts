@@ -1,6 +1,6 @@
 import { DETECTORS } from "./detectors/index.js";
 import { observedNature } from "./detectors/observed-nature.js";
-import { detectorsFor, type Policy } from "./policy.js";
+import { detectorsFor, natureOf, type Policy } from "./policy.js";
 import type { CallRecord, CircuitRecord, CircuitState, Finding, UsageTotals } from "./types.js";
 
 /** What the decision needs: the window up to the candidate, and the session's counters. */
@@ -35,6 +35,8 @@ export function decide(input: DecisionInput): Decision {
   if (!candidate) return { state: "CLOSED", findings: [] };
   const session = input.window.slice(0, -1);
   const run = session.filter((c) => c.run === candidate.run && c.step > input.circuit.since);
+  const observed = input.policy.inferPolling ? observedNature(candidate, run) : undefined;
+  const nature = natureOf(input.policy, candidate.tool) ?? observed;
   const detection = {
     candidate,
     run,
@@ -42,7 +44,8 @@ export function decide(input: DecisionInput): Decision {
     runCalls: input.runCalls,
     usage: input.usage,
     now: input.now,
-    levels: detectorsFor(input.policy, candidate.tool, input.policy.inferPolling ? observedNature(candidate, run) : undefined),
+    levels: detectorsFor(input.policy, candidate.tool, observed),
+    ...(nature ? { nature } : {}),
     policy: input.policy,
   };
   const findings: Finding[] = [];

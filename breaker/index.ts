@@ -1,6 +1,8 @@
 // The breaker library: no LangGraph here, so any agent loop can use it.
 export { createBreaker, advisoryFor, MAX_SESSION_ID_LENGTH } from "./breaker.js";
 export type { Breaker, BreakerOptions } from "./breaker.js";
+export { instrument, isInstrumented, BREAKER_ATTRIBUTES, BREAKER_METRICS, BREAKER_SPANS, INSTRUMENTATION_SCOPE } from "./telemetry/index.js";
+export type { TelemetryOptions } from "./telemetry/index.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
 export type { BreakerStore, NewCall, RecordResult, StoreEvent, StoreLimits } from "./stores/store.js";

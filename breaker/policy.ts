@@ -36,6 +36,29 @@ export const DetectorsSchema = z.object({
     .object({ warn: count.default(2), block: count.default(3) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
+  /** Attempts at one request while every failure was transient (rate limit, 5xx, timeout): retries earn room. */
+  transient_retries: z
+    .object({ warn: count.default(4), block: count.default(5) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /**
+   * Seconds a poll may keep returning the same unfinished status (a job still running) before it is stuck;
+   * a slow poll gets `intervals` times its usual interval when that is longer.
+   */
+  stuck_poll: z
+    .object({ warn: positive.default(240), block: positive.default(300), intervals: count.default(20) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** Distinct requests to one tool in a row that all came back empty or failing. */
+  flailing: z
+    .object({ warn: count.default(5), block: count.default(6) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
+  /** User turns in which the same call has failed or come back empty, since it last worked (session-wide). */
+  session_repeat: z
+    .object({ warn: count.default(3), block: count.default(4) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
   /** A sequence of 2..maxPeriod calls repeating with the same results; counts the calls that repeat an earlier turn. */
   cycle: z
     .object({
@@ -54,14 +77,14 @@ export const DetectorsSchema = z.object({
   call_rate: z
     .object({
       windowSeconds: positive.default(60),
-      warn: count.default(24),
-      block: count.default(30),
+      warn: count.default(40),
+      block: count.default(50),
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Calls in one run (one user turn). */
   run_calls: z
-    .object({ warn: count.default(40), block: count.default(50) })
+    .object({ warn: count.default(80), block: count.default(100) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Input plus output tokens of the session's model turns. */
@@ -86,6 +109,10 @@ const DetectorOverridesSchema = z
       .object({ warn: count, block: count, similarity: z.number().min(0).max(1), resetOnProgress: z.boolean() })
       .partial(),
     no_progress: z.object({ warn: count, block: count }).partial(),
+    transient_retries: z.object({ warn: count, block: count }).partial(),
+    stuck_poll: z.object({ warn: positive, block: positive, intervals: count }).partial(),
+    flailing: z.object({ warn: count, block: count }).partial(),
+    session_repeat: z.object({ warn: count, block: count }).partial(),
     cycle: z.object({ warn: count, block: count, maxPeriod: z.number().int().min(2).max(10) }).partial(),
     error_flood: z.object({ warn: count, block: count }).partial(),
     call_rate: z.object({ windowSeconds: positive, warn: count, block: count }).partial(),
@@ -102,13 +129,7 @@ const NatureSchema = z.enum(["read_only", "side_effecting", "pagination", "polli
 
 /** Levels each nature gets by default; a policy's `natures` replaces this table. */
 export const DEFAULT_NATURES: Partial<Record<ToolNature, DetectorOverrides>> = {
-  // Polling repeats one call by design; give it room before calling it stuck.
-  polling: {
-    identical_repeat: { warn: 6, block: 8 },
-    no_progress: { warn: 6, block: 8 },
-    semantic_stutter: { warn: 6, block: 8 },
-    cycle: { warn: 6, block: 8 },
-  },
+  // Polling needs no levels of its own: a polling tool's unchanged answers are judged by stuck_poll's time budget.
   // Sending the same e-mail twice is the harm itself: no second identical or near-identical call.
   side_effecting: {
     identical_repeat: { warn: 2, block: 2, resetOnProgress: false },

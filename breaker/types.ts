@@ -38,8 +38,14 @@ export interface ToolCallRequest {
 /** The result of a tool call, reported back through `complete`. */
 export interface ToolOutcome {
   kind: OutcomeKind;
-  /** Stable hash of the output with volatile fields stripped; errors hash their message. */
+  /** Stable hash of the output with volatile values (request ids, timestamps, fresh ids) masked; errors hash their message. */
   fingerprint: string;
+  /** An error a retry may cure: a rate limit, a 5xx, a timeout, a dropped connection. */
+  transient?: boolean;
+  /** The output reports work not finished yet (a job still running): a poll, judged by time. */
+  inProgress?: boolean;
+  /** Hash of the generated ids the fingerprint masked: a new one each call means a new thing was made. */
+  ids?: string;
 }
 
 /** One recorded call in a session's window, as the store keeps it and the detectors read it. */

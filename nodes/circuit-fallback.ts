@@ -16,7 +16,7 @@ function preview(message: BaseMessage): string {
 }
 
 /** Successful tool results of the current user turn, newest last. */
-function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
+export function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
   const turnStart = messages.findLastIndex((m) => m.getType() === "human");
   return messages
     .slice(turnStart + 1)
@@ -24,19 +24,21 @@ function partialResults(messages: readonly BaseMessage[]): ToolMessage[] {
     .slice(-MAX_RESULTS_SHOWN);
 }
 
+/** Where the graph's limits are raised; other hosts of the breaker (the createAgent middleware) name their own place. */
+export const RAISE_LIMITS_IN_CONTEXT = "the breaker limits in the run's context (maxIdenticalCalls, maxCallsPerRun)";
+
 const NEXT_STEP = {
-  run:
+  run: (raiseLimits: string) =>
     "send a new message with more precise input (an exact name or id, a different query), and I will start " +
-    "over with a fresh loop window. If the repetition was intended, raise the breaker limits in the run's " +
-    "context (maxIdenticalCalls, maxCallsPerRun).",
-  session:
+    `over with a fresh loop window. If the repetition was intended, raise ${raiseLimits}.`,
+  session: () =>
     "this limit holds for the whole session, so a new message alone will not lift it. Wait for the time " +
     "window to pass, or have an operator reset the session (`npm run breaker -- reset <session>`) or raise " +
     "the limit in the breaker policy.",
 } as const;
 
 /** The final answer after a trip: what tripped, why, on which steps, what was found, what next. */
-export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): string {
+export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[], raiseLimits = RAISE_LIMITS_IN_CONTEXT): string {
   const finding = decisiveFinding(trip);
   const scope = finding?.scope ?? "run";
   const steps = finding?.steps.length ? ` (steps ${finding.steps.join(", ")})` : "";
@@ -53,7 +55,7 @@ export function fallbackAnswer(trip: Verdict, found: readonly ToolMessage[]): st
     "**What I found before stopping:**",
     results,
     "",
-    `**How to proceed:** ${NEXT_STEP[scope]}`,
+    `**How to proceed:** ${NEXT_STEP[scope](raiseLimits)}`,
   ].join("\n");
 }
 

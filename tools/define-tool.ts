@@ -29,10 +29,17 @@ export function defineTool<S extends z.ZodObject>(
   }) as unknown as StructuredToolInterface;
 }
 
+/** The nature a tool declares in its metadata (as `defineTool` writes it), or undefined when it declares none. */
+export function declaredNature(t: unknown): ToolNature | undefined {
+  const nature = (t as { metadata?: Record<string, unknown> } | undefined)?.metadata?.nature;
+  return nature === "read_only" || nature === "side_effecting" || nature === "pagination" || nature === "polling"
+    ? nature
+    : undefined;
+}
+
 /** The nature a tool declared; tools defined elsewhere count as read-only. */
 export function toolNature(t: StructuredToolInterface): ToolNature {
-  const nature = (t as { metadata?: Record<string, unknown> }).metadata?.nature;
-  return nature === "side_effecting" || nature === "pagination" || nature === "polling" ? nature : "read_only";
+  return declaredNature(t) ?? "read_only";
 }
 
 /** The timeout a tool declared, or the default. */

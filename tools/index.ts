@@ -33,7 +33,7 @@ export { checkJobStatus, getFinancials, kbSearch, listOrders, queryCrm, queryDat
 export { sentEmails, type OutboxMessage } from "./send-email.js";
 export { EXPECTED_PATH_FORMAT } from "./read-file-contents.js";
 export { ToolError, type ToolErrorCode } from "./tool-error.js";
-export { defineTool, toolNature, toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from "./define-tool.js";
+export { defineTool, declaredNature, toolNature, toolTimeoutMs, DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from "./define-tool.js";
 
 /** Every example tool, in the order they are offered to the model. */
 export const EXAMPLE_TOOLS = [

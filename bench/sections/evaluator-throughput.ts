@@ -1,5 +1,5 @@
 import { evaluateTrajectory } from "../../breaker/evaluator/index.js";
-import { loadCorpus } from "../../test/breaker/evaluator/corpus.js";
+import { loadCorpus } from "../../scripts/corpus/load.js";
 import { measureInterleaved, type Workload } from "../lib/measure.js";
 import type { Section } from "../lib/section.js";
 import { spread } from "../report/format.js";

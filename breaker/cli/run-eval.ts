@@ -105,6 +105,11 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
     io.err(error.message);
     return EXIT.unreadable;
   }
+  if (loaded.length === 0) {
+    // A CI gate that checked nothing must not pass.
+    io.err(`No trajectory found in ${files.join(", ")}: nothing was checked. Give .json or .jsonl files holding trajectories.\n${USAGE}`);
+    return EXIT.unreadable;
+  }
   const rows: ReportRow[] = [];
   for (const { id, trajectory } of loaded) {
     rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy) });

@@ -1,4 +1,7 @@
+import { stemmer } from "stemmer";
+import { eng } from "stopword";
 import { BoundedCache } from "../bounded-cache.js";
+import { canonicalArgs, hashText } from "../canonical.js";
 import type { CallRecord } from "../types.js";
 
 /** One argument value reduced to what tells two requests apart. */
@@ -23,47 +26,71 @@ export interface ArgFeatures {
 
 // Fields that page, size or pace a request (offset, page, limit, cursor,
 // timeout, wait, attempt). Their drift never changes what is asked; whether
-// it is progress is judged by the results.
+// paging is progress is judged by the results.
 const CONTROL_KEY =
   /^(offset|limit|page|page_?(size|num|number|no|index|token)|per_?page|skip|top|start(_?(index|row))?|count|size|max_?(results|items|rows|count)|num_?(results|items|rows)|n|k|cursor|(next_?)?token|continuation(_?token)?|after|before|batch_?size|timeout(_?(ms|s|sec|seconds))?|wait(_?(ms|s|sec|seconds|for))?|delay(_?(ms|s|sec|seconds))?|(poll_?)?interval(_?(ms|s|sec|seconds))?|retry|retries|attempts?|max_?(wait|retries|attempts)(_?(ms|s|sec|seconds))?)$/i;
+// Fields that narrate why a call is made (a harness's task_progress, a model's
+// explanation): beside what the call asks for they are commentary; alone, as in
+// a `think` tool, they are the request.
+const NARRATION_KEY = /^(task_?progress|explanation|reason(ing)?|rationale|thoughts?|justification|intent|purpose)$/i;
 
-// Words that do not change what a free-text value names: legal-form suffixes and filler words.
-const NOISE_WORDS = new Set([
+// Legal-form suffixes: "Acme", "Acme Corp" and "Acme Corporation" name one company.
+const LEGAL_FORMS = new Set([
   "corp", "corporation", "inc", "incorporated", "llc", "ltd", "limited", "co", "company", "plc", "gmbh", "ag",
-  "sa", "llp", "lp", "pty", "bv", "nv", "the", "a", "an", "of", "to", "for", "in", "on", "and", "how", "what",
-  "is", "my", "me", "please", "show", "find", "get",
+  "sa", "llp", "lp", "pty", "bv", "nv",
 ]);
+// Function words (a general English list, not one fitted to any case) never change what is asked.
+const STOP_WORDS = new Set([...eng, "please", "show", "find", "list", "give", "tell", "need", "want", "look"]);
 
 const MAX_DEPTH = 6;
 const MAX_FIELDS = 64;
 
 function wordsOf(list: string[]): TextWords {
-  const sorted = list.sort();
+  const sorted = [...new Set(list)].sort();
   return { text: sorted.join(" "), list: sorted, set: new Set(sorted) };
 }
 
 /**
- * Reduce free text to comparable words: case, accents, punctuation and word
- * order never count; `words` also drops legal-form suffixes and filler words,
- * `all` keeps them (so a typo in a suffix, "Crop" for "Corp", still matches).
+ * Tokens of a text: accents, case and punctuation dropped, possessives cut,
+ * letters and digits split apart ("ORD42" -> ord 42) and leading zeros
+ * dropped ("0042" -> 42), so every spelling of one identifier gives one list.
  */
-export function normalizeText(value: string): { words: TextWords; all: TextWords; numbers: string } {
-  const all = value
+export function tokensOf(value: string): string[] {
+  return value
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-  const content = all.filter((w) => !NOISE_WORDS.has(w));
-  // Numbers name things (an order id, a year, Q3): a different number is a different request.
-  const numbers = all.filter((w) => /\d/.test(w)).sort().join(" ");
-  return { words: wordsOf(content.length > 0 ? content : [...all]), all: wordsOf(all), numbers };
+    .replace(/['’]s\b/g, "")
+    .split(/[^\p{L}\p{N}]+|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u)
+    .filter(Boolean)
+    .map((t) => (/^\d+$/.test(t) ? t.replace(/^0+(?=\d)/, "") : t));
+}
+
+const isNumber = (token: string) => /^\p{N}+$/u.test(token);
+const stem = (token: string) => (isNumber(token) ? token : stemmer(token));
+
+/**
+ * Reduce free text to comparable words: case, accents, punctuation, word
+ * order, possessives, plurals and function words never count; `words` also
+ * drops legal-form suffixes, `all` keeps them (so a typo in a suffix, "Crop"
+ * for "Corp", still matches). Numbers are kept apart: another number is
+ * another request.
+ */
+export function normalizeText(value: string): { words: TextWords; all: TextWords; numbers: string } {
+  const tokens = tokensOf(value);
+  const all = tokens.map(stem);
+  const content = tokens.filter((t) => !STOP_WORDS.has(t) && !LEGAL_FORMS.has(t)).map(stem);
+  const numbers = [...new Set(tokens.filter(isNumber))].sort().join(" ");
+  return { words: wordsOf(content.length > 0 ? content : all), all: wordsOf(all), numbers };
 }
 
 function textValue(value: string): FieldValue {
+  const text = value.trim();
   // An address is an identifier: any change, however small, names someone else.
-  if (/^\S+@\S+$/.test(value.trim())) return { kind: "exact", value: value.trim().toLowerCase() };
-  return { kind: "text", ...normalizeText(value) };
+  if (/^\S+@\S+$/.test(text)) return { kind: "exact", value: text.toLowerCase() };
+  // "42" and 42 ask for the same record.
+  if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
+  return { kind: "text", ...normalizeText(text) };
 }
 
 function collect(value: unknown, path: string, key: string, depth: number, out: Map<string, FieldValue>): void {
@@ -95,7 +122,30 @@ function parse(args: string): unknown {
 export function argFeatures(args: string): ArgFeatures {
   const fields = new Map<string, FieldValue>();
   collect(parse(args), "", "", 0, fields);
+  const narration = [...fields.keys()].filter((path) => NARRATION_KEY.test(path.slice(path.lastIndexOf(".") + 1)));
+  if (narration.length < fields.size) for (const path of narration) fields.delete(path);
   return { shape: [...fields.keys()].sort().join("\u0000"), fields };
+}
+
+const identities = new BoundedCache<string, string>(2_048);
+
+/**
+ * What a call asks for, as a key: its argument hash, or, when it carries
+ * narration beside real arguments (a `task_progress` note that changes every
+ * call), the hash of its arguments without the narration.
+ */
+export function identityOf(call: CallRecord): string {
+  let identity = identities.get(call.argsHash);
+  if (identity === undefined) {
+    const args = parse(call.args);
+    identity = call.argsHash;
+    if (args !== null && typeof args === "object" && !Array.isArray(args)) {
+      const kept = Object.entries(args as Record<string, unknown>).filter(([key]) => !NARRATION_KEY.test(key));
+      if (kept.length > 0 && kept.length < Object.keys(args).length) identity = hashText(canonicalArgs(Object.fromEntries(kept)));
+    }
+    identities.set(call.argsHash, identity);
+  }
+  return identity;
 }
 
 // Two caches: by record (free when the same window is checked again) and by

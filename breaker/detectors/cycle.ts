@@ -8,18 +8,33 @@ interface Loop {
   period: number;
   /** Calls (the candidate included) that repeat the call one period earlier with the same result. */
   repeats: number;
+  /** Some repeat besides the candidate was matched on a result not known yet: less evidence, one repeat more is needed. */
+  blind: boolean;
 }
 
-// How many trailing calls repeat the call `period` places before them, with the same result.
-function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number): number {
+// A call still running repeats its request's last result only if that request has not been
+// moving: when its last two known results differ, the running call is presumed to move on too.
+function moving(seq: readonly CallRecord[], index: number, threshold: number): boolean {
+  const known: CallRecord[] = [];
+  for (let i = index - 1; i >= 0 && known.length < 2; i--) {
+    if (seq[i]!.outcome && sameRequest(seq[i]!, seq[index]!, threshold)) known.push(seq[i]!);
+  }
+  return known.length === 2 && !sameOutcome(known[0]!, known[1]!);
+}
+
+// The trailing calls that repeat the call `period` places before them, with the same result.
+function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number): Loop {
   let repeats = 0;
+  let blind = false;
   for (let i = seq.length - 1; i - period >= 0; i--) {
     const a = seq[i]!;
     const b = seq[i - period]!;
     if (!sameRequest(a, b, threshold) || !sameOutcome(a, b)) break;
+    if (!a.outcome && moving(seq, i, threshold)) break;
+    if (i < seq.length - 1 && (!a.outcome || !b.outcome)) blind = true;
     repeats++;
   }
-  return repeats;
+  return { period, repeats, blind };
 }
 
 // A period whose calls are all one request is a plain repeat, not a cycle.
@@ -45,16 +60,20 @@ export const cycle: Detector = {
     const seq = [...run, candidate];
     let best: Loop | undefined;
     for (let period = 2; period <= level.maxPeriod && period + level.warn <= seq.length; period++) {
-      const repeats = repeatsAt(seq, period, threshold);
-      if (repeats >= level.warn && repeats > (best?.repeats ?? 0) && !isOneRequest(seq, period, threshold)) {
-        best = { period, repeats };
-      }
+      const found = repeatsAt(seq, period, threshold);
+      if (found.repeats >= level.warn && found.repeats > (best?.repeats ?? 0) && !isOneRequest(seq, period, threshold)) best = found;
     }
     if (!best) return null;
     const loop = seq.slice(seq.length - best.repeats - best.period);
+    // Two jobs polled in turn while both still run: each poll is judged by time, not as a cycle.
+    const finished = loop.filter((c) => c.outcome);
+    if (finished.length > 0 && finished.every((c) => c.outcome!.inProgress)) return null;
     const names = loop.slice(0, best.period).map((c) => c.tool).join(" → ");
-    return findingAt("cycle", best.repeats, level, loop.map((c) => c.step), () =>
-      `The sequence ${names} is going round in a cycle of ${best.period} calls with the same results each time (${loop.length} calls, ${best.repeats} of them repeats).`,
+    // Known, unchanged results: two rounds are a cycle. Results not known yet: three rounds.
+    const block = best.blind ? Math.max(level.block + 1, 2 * best.period) : Math.max(level.block, best.period);
+    const needed = { warn: Math.min(block, Math.max(level.warn, block - (level.block - level.warn))), block };
+    return findingAt("cycle", best.repeats, needed, loop.map((c) => c.step), () =>
+      `The sequence ${names} is going round in a cycle of ${best!.period} calls with the same results each time (${loop.length} calls, ${best!.repeats} of them repeats).`,
     );
   },
 };

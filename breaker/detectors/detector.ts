@@ -1,5 +1,5 @@
 import type { DetectorsPolicy, Policy } from "../policy.js";
-import type { CallRecord, Finding, FindingScope, Severity, UsageTotals } from "../types.js";
+import type { CallRecord, Finding, FindingScope, Severity, ToolNature, UsageTotals } from "../types.js";
 
 /** What a detector sees: pure data, no store, no clock of its own. */
 export interface DetectionInput {
@@ -17,6 +17,8 @@ export interface DetectionInput {
   now: number;
   /** Levels for the candidate's tool (nature and tool overrides applied). */
   levels: DetectorsPolicy;
+  /** The candidate tool's nature: declared in the policy, else shown by its behaviour in the run. */
+  nature?: ToolNature;
   policy: Policy;
 }
 

@@ -1,42 +1,69 @@
 import type { CallRecord } from "../types.js";
 import type { DetectionInput } from "./detector.js";
-import { isStale } from "./progress.js";
 import { sameRequest } from "./similarity.js";
+import { staleStreak } from "./streak.js";
+import { waitSeconds } from "./waits.js";
+
+/**
+ * What a streak of calls bringing nothing new is: `transient` when every one
+ * failed with an error a retry may cure (rate limit, 5xx, timeout), `poll`
+ * when every one returned the same unfinished status of the same thing (or
+ * the tool polls by nature), `plain` otherwise. Retries get more room; polls
+ * are judged by time.
+ */
+export type StreakKind = "plain" | "transient" | "poll";
 
 /** The run's recent calls asking for what the candidate asks for, and how many of them brought nothing new. */
 export interface FamilyStreak {
   /** The trailing family calls that brought nothing new (or every family call, when progress does not reset), oldest first. */
   streak: CallRecord[];
+  /** The family call that last brought news: for a poll, where its status last moved. */
+  news?: CallRecord;
   /** True when the streak and the candidate do not all share one canonical argument set. */
   varied: boolean;
+  kind: StreakKind;
 }
 
 const cache = new WeakMap<DetectionInput, FamilyStreak>();
 
+function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined): StreakKind {
+  if (streak.length === 0) return "plain";
+  if (streak.every((c) => c.outcome!.kind === "error" && c.outcome!.transient)) return "transient";
+  const first = news?.outcome;
+  if (first?.kind !== "ok" || !streak.every((c) => c.outcome!.kind === "ok")) return "plain";
+  // A new id in every result is a new thing made each time (a send, a create), not a status read again.
+  if (streak.some((c) => c.outcome!.ids !== first.ids)) return "plain";
+  // Polling by nature, by what it reports (a job still running), or by waiting on purpose (`sleep 60`, wait_seconds).
+  const polls = input.nature === "polling" || streak.at(-1)!.outcome!.inProgress === true || waitSeconds(input.candidate) > 0;
+  return polls ? "poll" : "plain";
+}
+
 /**
- * The candidate's family streak: walk back over earlier calls of the run that
- * are the same request up to cosmetic differences, counting those that
- * brought nothing new, and stop at the last one that did. Calls still running
- * are skipped: they have shown nothing yet (the identical-repeat count covers
- * them). Shared by the stutter and no-progress detectors, computed once per check.
+ * The candidate's family streak: earlier calls of the run that are the same
+ * request up to cosmetic differences, walked back to the last one that
+ * brought news. Calls still running are skipped: they have shown nothing yet
+ * (the identical-repeat count covers them). Shared by the stutter,
+ * no-progress and poll detectors, computed once per check.
  */
 export function familyStreak(input: DetectionInput): FamilyStreak {
   const known = cache.get(input);
   if (known) return known;
   const { candidate, run, levels } = input;
   const { similarity, resetOnProgress } = levels.semantic_stutter;
-  const family = run.filter((c) => sameRequest(c, candidate, similarity));
-  let streak: CallRecord[];
+  const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
+  let result: FamilyStreak;
   if (resetOnProgress) {
-    const done = family.filter((c) => c.outcome);
-    let start = done.length;
-    while (start > 0 && isStale(done[start - 2], done[start - 1]!)) start--;
-    streak = done.slice(start);
+    const { stale, news } = staleStreak(run, belongs);
+    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news) };
   } else {
-    streak = family;
+    result = { streak: run.filter(belongs), varied: false, kind: "plain" };
   }
-  const varied = streak.some((c) => c.argsHash !== candidate.argsHash);
-  const result = { streak, varied };
+  result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);
   cache.set(input, result);
   return result;
+}
+
+/** The levels a stale streak is judged by: retries of transient failures get their own. */
+export function streakLevels(input: DetectionInput, kind: StreakKind, level: { warn: number; block: number }) {
+  return kind === "transient" ? input.levels.transient_retries : level;
 }

@@ -1,32 +1,33 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
+import { identityOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
-import { madeProgress } from "./progress.js";
+import { familyStreak } from "./family.js";
+import { staleStreak } from "./streak.js";
 
 /**
  * The same tool with the same canonical arguments, again and again, while the
- * results stop changing. A repeat whose result moved (a stream yielding new
- * chunks, a retry that finally succeeded) restarts the count, unless the
- * tool's policy says every repeat counts (side effects).
+ * result does not change: counted from the last identical call that brought
+ * news, calls still running included (concurrent duplicates are still
+ * limited). Streaks of transient failures and polls are judged by their own
+ * detectors, so only their running duplicates count here. With
+ * `resetOnProgress: false` (side effects) every identical call counts.
  */
 export const identicalRepeat: Detector = {
   id: "identical_repeat",
   scope: "run",
-  detect({ candidate, run, levels }) {
+  detect(input) {
+    const { candidate, run, levels } = input;
     const level = levels.identical_repeat;
-    const same = run.filter((c) => c.tool === candidate.tool && c.argsHash === candidate.argsHash);
-    let streak = same;
-    if (level.resetOnProgress) {
-      // Compare finished calls only: a call still running (another worker's) has shown nothing yet,
-      // so it neither resets the count nor makes the next result look new; it still counts as a repeat.
-      let start = 0;
-      let previous: CallRecord | undefined;
-      for (const [i, call] of same.entries()) {
-        if (!call.outcome) continue;
-        if (previous && madeProgress(previous, call)) start = i;
-        previous = call;
-      }
-      streak = same.slice(start);
+    const identity = identityOf(candidate);
+    const identical = (c: CallRecord) => c.tool === candidate.tool && (c.argsHash === candidate.argsHash || identityOf(c) === identity);
+    let streak: CallRecord[];
+    if (!level.resetOnProgress) {
+      streak = run.filter(identical);
+    } else {
+      const { stale, news, pending } = staleStreak(run, identical);
+      const judgedElsewhere = familyStreak(input).kind !== "plain";
+      streak = judgedElsewhere ? pending : [...(news ? [news] : []), ...stale, ...pending].sort((a, b) => a.step - b.step);
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>

@@ -3,10 +3,13 @@ import { callRate } from "./call-rate.js";
 import { cycle } from "./cycle.js";
 import type { Detector } from "./detector.js";
 import { errorFlood } from "./error-flood.js";
+import { flailing } from "./flailing.js";
 import { identicalRepeat } from "./identical-repeat.js";
 import { noProgress } from "./no-progress.js";
 import { runCalls } from "./run-calls.js";
 import { semanticStutter } from "./semantic-stutter.js";
+import { sessionRepeat } from "./session-repeat.js";
+import { stuckPoll } from "./stuck-poll.js";
 
 export type { DetectionInput, Detector } from "./detector.js";
 export { observedNature } from "./observed-nature.js";
@@ -18,8 +21,11 @@ export const DETECTORS: readonly Detector[] = [
   identicalRepeat,
   noProgress,
   semanticStutter,
+  stuckPoll,
   cycle,
+  flailing,
   errorFlood,
+  sessionRepeat,
   callRate,
   runCalls,
   tokenBudget,

@@ -1,23 +1,24 @@
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
-import { familyStreak } from "./family.js";
+import { familyStreak, streakLevels } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
 /**
  * The same call coming back with nothing new, again and again: empty, an
- * error (by kind, whatever its wording), or the very result it gave last
- * time, such as a poll whose status never moves. Results that change
- * (a moving poll, new pages, new stream chunks, a retry that succeeded) end the streak.
+ * error, or the very result it gave last time. Results that change (new
+ * pages, new stream chunks, a retry that succeeded, a test failing
+ * differently after an edit) end the streak; transient failures get the
+ * retry levels; a poll whose status stays put is left to `stuck_poll`.
  */
 export const noProgress: Detector = {
   id: "no_progress",
   scope: "run",
   detect(input) {
-    const { streak, varied } = familyStreak(input);
-    if (varied || !input.levels.semantic_stutter.resetOnProgress) return null;
-    const { candidate, levels } = input;
+    const { streak, varied, kind } = familyStreak(input);
+    if (varied || kind === "poll" || !input.levels.semantic_stutter.resetOnProgress) return null;
+    const { candidate } = input;
     const steps = [...streak.map((c) => c.step), candidate.step];
-    return findingAt("no_progress", steps.length, levels.no_progress, steps, () =>
+    return findingAt("no_progress", steps.length, streakLevels(input, kind, input.levels.no_progress), steps, () =>
       `${candidate.tool} has brought nothing new ${streak.length} times in a row with these arguments (${describeOutcomes(streak)}); call ${steps.length} would repeat it again.`,
     );
   },

@@ -1,20 +1,29 @@
-import type { CallRecord } from "../types.js";
+import type { CallRecord, ToolOutcome } from "../types.js";
 
 /**
- * What counts as the "same result" when telling progress from a loop: errors
- * compare by kind (an error with new wording is still an error), empty results
- * are all alike, and real output compares by fingerprint. A call still running
- * has shown no progress.
+ * True when `call`, finished, brought nothing new after `previous` (the
+ * finished call before it in its family, if any):
+ * - an empty result is nothing new;
+ * - a success is nothing new when its request already gave that very result
+ *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
+ *   acted in between: then it is a look at a world that may have changed;
+ * - an error is nothing new, unless it is a different failure from
+ *   `previous`'s and the agent acted in between (a test failing differently
+ *   after an edit); a reworded failure, or two transient ones, are not news.
  */
-export function progressKey(call: CallRecord): string {
+export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
   const outcome = call.outcome;
-  if (!outcome) return "pending";
-  return outcome.kind === "ok" ? `ok:${outcome.fingerprint}` : outcome.kind;
+  if (!outcome) return false;
+  if (outcome.kind === "ok") return !acted && seen.has(outcome.fingerprint);
+  if (outcome.kind === "empty") return true;
+  const before = previous?.outcome;
+  const newFailure = before?.kind === "error" && before.fingerprint !== outcome.fingerprint && !(before.transient && outcome.transient);
+  return !(newFailure && acted);
 }
 
-/** True when `call` produced something its predecessor in the same family did not. */
-export function madeProgress(previous: CallRecord, call: CallRecord): boolean {
-  return call.outcome !== undefined && progressKey(call) !== progressKey(previous);
+/** True when two successful results say the same: equal fingerprints (fresh ids and times are masked). */
+export function sameSuccess(a: ToolOutcome, b: ToolOutcome): boolean {
+  return a.fingerprint === b.fingerprint;
 }
 
 /** True when a finished call brought nothing: an empty result or an error. */
@@ -23,19 +32,13 @@ export function isMiss(call: CallRecord): boolean {
 }
 
 /**
- * True when a finished call brought nothing new: a miss, or the very result
- * the previous finished call of its family returned. The first success of a
- * family is news.
+ * True when two calls' outcomes are alike, or either is unknown yet (a
+ * pending call shows nothing new): the same success, two misses of one kind.
  */
-export function isStale(previous: CallRecord | undefined, call: CallRecord): boolean {
-  if (!call.outcome) return false;
-  if (isMiss(call)) return true;
-  return previous !== undefined && progressKey(previous) === progressKey(call);
-}
-
-/** True when two calls' outcomes are alike, or either is unknown yet (a pending call shows nothing new). */
 export function sameOutcome(a: CallRecord, b: CallRecord): boolean {
-  return !a.outcome || !b.outcome || progressKey(a) === progressKey(b);
+  if (!a.outcome || !b.outcome) return true;
+  if (a.outcome.kind !== b.outcome.kind) return false;
+  return a.outcome.kind !== "ok" || sameSuccess(a.outcome, b.outcome);
 }
 
 /** Short description of a no-progress streak's outcomes, e.g. "2 empty, 1 error". */
@@ -43,8 +46,9 @@ export function describeOutcomes(calls: readonly CallRecord[]): string {
   const tally = new Map<string, number>();
   for (const call of calls) {
     // In a streak, a success is always a repeat of the result before it.
-    const label = !call.outcome ? "still running" : call.outcome.kind === "ok" ? "same result" : call.outcome.kind;
+    const kind = call.outcome?.kind;
+    const label = !kind ? "still running" : kind === "ok" ? "same result" : call.outcome!.transient ? "transient error" : kind;
     tally.set(label, (tally.get(label) ?? 0) + 1);
   }
-  return [...tally].map(([label, n]) => (label === "error" && n > 1 ? `${n} errors` : `${n} ${label}`)).join(", ");
+  return [...tally].map(([label, n]) => (n > 1 && label.endsWith("error") ? `${n} ${label}s` : `${n} ${label}`)).join(", ");
 }

@@ -1,7 +1,7 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
-import { familyStreak } from "./family.js";
+import { familyStreak, streakLevels } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
 const SAMPLE_CHARS = 40;
@@ -45,13 +45,13 @@ export const semanticStutter: Detector = {
   id: "semantic_stutter",
   scope: "run",
   detect(input) {
-    const { streak, varied } = familyStreak(input);
-    if (!varied) return null;
+    const { streak, varied, kind } = familyStreak(input);
+    if (!varied || kind === "poll") return null;
     const { candidate, levels } = input;
     const evidence = [...streak, candidate];
     const steps = evidence.map((c) => c.step);
     const level = levels.semantic_stutter;
-    return findingAt("semantic_stutter", steps.length, level, steps, () =>
+    return findingAt("semantic_stutter", steps.length, streakLevels(input, kind, level), steps, () =>
       level.resetOnProgress
         ? `${candidate.tool} has asked for the same thing ${steps.length} times with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`
         : `${candidate.tool} has side effects and was called ${steps.length} times with nearly the same arguments (${changes(evidence)}).`,

@@ -1,5 +1,6 @@
 import { createBreaker } from "../breaker.js";
 import { parsePolicy, type Policy, type PolicyInput } from "../policy.js";
+import { isContinuation } from "../turns.js";
 import { MemoryStore } from "../stores/memory-store.js";
 import type { Finding, TokenUsage, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
@@ -81,12 +82,15 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   };
   let run = 0;
   let calls = 0;
+  const said: string[] = [];
   let pendingUsage: TokenUsage | undefined;
 
   for (const event of trajectory.events) {
     if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
     if (event.type === "user") {
-      run++;
+      // A harness's "continue", or the same message again, keeps the run's loop window.
+      if (event.text === undefined || !isContinuation(event.text, said)) run++;
+      if (event.text !== undefined) said.push(event.text);
       continue;
     }
     if (event.type === "result") {

@@ -89,6 +89,11 @@ function resultBlocks(fields: Record<string, unknown>): ReplayEvent[] | undefine
   }));
 }
 
+function textOf(content: unknown): { text?: string } {
+  const text = contentOf(content);
+  return typeof text === "string" ? { text } : {};
+}
+
 /**
  * Turn one chat message into replay events: a user turn, a model turn with
  * its calls and usage, or a tool result. System messages and anything
@@ -100,7 +105,7 @@ export function eventsOfMessage(message: unknown): ReplayEvent[] {
   const { role, fields } = unwrap(record);
   const at = timeOf(fields) ?? timeOf(record);
   const when = at === undefined ? {} : { at };
-  if (role === "user") return resultBlocks(fields) ?? [{ type: "user", ...when }];
+  if (role === "user") return resultBlocks(fields) ?? [{ type: "user", ...when, ...textOf(fields.content) }];
   if (role === "assistant") {
     const usage = usageOf(fields) ?? usageOf(record);
     return [{ type: "model", calls: callsOf(fields), ...(usage ? { usage } : {}), ...when }];

@@ -29,7 +29,8 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
     const at = timeOf(entry);
     const when = at === undefined ? {} : { at };
     if (entry.role === "user" || entry.type === "user" || (entry.user !== undefined && entry.name === undefined)) {
-      return [{ type: "user", ...when }];
+      const text = entry.content ?? entry.text ?? entry.user;
+      return [{ type: "user", ...when, ...(typeof text === "string" ? { text } : {}) }];
     }
     const name = asString(entry.name) ?? asString(entry.tool);
     if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);

@@ -12,7 +12,7 @@ export interface ReplayCall {
 
 /** What happens in a trajectory, in order: a user turn, a model turn asking for calls, or a tool result. */
 export type ReplayEvent =
-  | { type: "user"; at?: number }
+  | { type: "user"; at?: number; /** What the user said, when known: a bare "continue" does not start a new run. */ text?: string }
   | { type: "model"; calls: ReplayCall[]; usage?: TokenUsage; at?: number }
   | { type: "result"; callId?: string; outcome: RawOutcome; at?: number };
 

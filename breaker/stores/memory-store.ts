@@ -193,8 +193,8 @@ export class MemoryStore implements BreakerStore {
       const index = this.findVisible(session, callId, windowSize);
       if (index < 0) return false;
       const call = session.calls[index]!;
-      session.calls[index] = { ...call, outcome: { kind: outcome.kind, fingerprint: outcome.fingerprint } };
-      session.reports.push({ step: call.step, seq: session.totalCalls, outcome: { kind: outcome.kind, fingerprint: outcome.fingerprint } });
+      session.calls[index] = { ...call, outcome: { ...outcome } };
+      session.reports.push({ step: call.step, seq: session.totalCalls, outcome: { ...outcome } });
       return true;
     });
     const excess = session.reports.length - reportCap(windowSize);

@@ -39,9 +39,9 @@ export function encodeCall(call: NewCall): EncodedCall {
   };
 }
 
-/** An outcome as the complete script logs it: "kind,fingerprint" (the script prefixes "step,seq,"). */
+/** An outcome as the complete script logs it: its JSON, every field kept (the script prefixes "step,seq,"). */
 export function encodeOutcome(outcome: ToolOutcome): string {
-  return `${outcome.kind},${outcome.fingerprint}`;
+  return JSON.stringify(outcome);
 }
 
 /** The window entry the record script writes for a call, as JSON.parse would read it back. */
@@ -54,12 +54,7 @@ export function recordOf(call: NewCall, step: number, at: number): CallRecord {
 function decodeReport(text: string): OutcomeReport {
   const a = text.indexOf(",");
   const b = text.indexOf(",", a + 1);
-  const c = text.indexOf(",", b + 1);
-  return {
-    step: Number(text.slice(0, a)),
-    seq: Number(text.slice(a + 1, b)),
-    outcome: { kind: text.slice(b + 1, c) as ToolOutcome["kind"], fingerprint: text.slice(c + 1) },
-  };
+  return { step: Number(text.slice(0, a)), seq: Number(text.slice(a + 1, b)), outcome: JSON.parse(text.slice(b + 1)) as ToolOutcome };
 }
 
 /**

@@ -11,7 +11,7 @@ export interface SessionKeys {
   /** List: the recent calls as JSON, oldest first. */
   window: string;
   /**
-   * List: outcomes in the order they were reported, "step,seq,kind,fingerprint".
+   * List: outcomes in the order they were reported, "step,seq,<outcome JSON>".
    * (Named apart from the `outcomes` hash of earlier versions, so an upgrade
    * never meets a key of the wrong type.)
    */

@@ -26,7 +26,7 @@ export interface RedisScript {
 // (the window) and, before them, the ones an undecided step's window still
 // needs (see keepFrom in store.ts), at most 2 * max in all.
 //
-// The outcome log is a list of "step,seq,kind,fingerprint" in the order the
+// The outcome log is a list of "step,seq,<outcome JSON>" in the order the
 // outcomes were applied (seq = total at that moment), the last 2 * max.
 //
 // Reply of record and snapshot: one flat RESP array (never a JSON document,
@@ -210,7 +210,7 @@ return out
 // ARGV: 1 ttl ms, 2 maxEntries, 3 log cap, 4 knownEpoch, 5 knownDone,
 // 6..9 claim (epoch, run, asOf, through), 10 n, then per completion 3: id
 // prefix, the step the client believes the call has (0 when unknown), and
-// "kind,fingerprint". Reply: done, reportsFrom, m, the m reports after the
+// the outcome JSON. Reply: done, reportsFrom, m, the m reports after the
 // client's knownDone (none when it holds another epoch or too little), then
 // 1 or 0 per completion.
 const COMPLETE = `

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BreakerError } from "../../breaker/errors.js";
-import { DEFAULT_POLICY, detectorsFor, parsePolicy } from "../../breaker/policy.js";
+import { DEFAULT_NATURES, DEFAULT_POLICY, detectorsFor, parsePolicy } from "../../breaker/policy.js";
 
 describe("policy", () => {
   it("gives every detector a warning before its block by default", () => {
@@ -9,17 +9,16 @@ describe("policy", () => {
     }
   });
 
-  it("lets a polling tool wait longer and a side-effecting tool repeat nothing", () => {
+  it("lets a side-effecting tool repeat nothing, and judges a polling tool by the poll's time budget", () => {
     const policy = parsePolicy({ tools: { poll: { nature: "polling" }, mail: { nature: "side_effecting" } } });
-    expect(detectorsFor(policy, "poll").no_progress.block).toBeGreaterThan(DEFAULT_POLICY.detectors.no_progress.block);
-    expect(detectorsFor(policy, "poll").identical_repeat.block).toBeGreaterThan(DEFAULT_POLICY.detectors.identical_repeat.block);
+    expect(detectorsFor(policy, "poll")).toEqual(DEFAULT_POLICY.detectors);
     expect(detectorsFor(policy, "mail").identical_repeat).toMatchObject({ warn: 2, block: 2, resetOnProgress: false });
     expect(detectorsFor(policy, "mail").semantic_stutter).toMatchObject({ block: 2, resetOnProgress: false });
   });
 
   it("applies a tool's own overrides over its nature's", () => {
-    const policy = parsePolicy({ tools: { poll: { nature: "polling", detectors: { no_progress: { block: 20 } } } } });
-    expect(detectorsFor(policy, "poll").no_progress).toEqual({ warn: 6, block: 20 });
+    const policy = parsePolicy({ tools: { mail: { nature: "side_effecting", detectors: { identical_repeat: { block: 3 } } } } });
+    expect(detectorsFor(policy, "mail").identical_repeat).toEqual({ warn: 2, block: 3, resetOnProgress: false });
   });
 
   it("keeps a warning at or before a block an override lowered", () => {
@@ -28,9 +27,10 @@ describe("policy", () => {
   });
 
   it("uses an observed nature only when none is declared", () => {
-    const policy = parsePolicy({ tools: { mail: { nature: "side_effecting" } } });
-    expect(detectorsFor(policy, "status", "polling").identical_repeat.block).toBe(8);
+    const policy = parsePolicy({ natures: { ...DEFAULT_NATURES, polling: { stuck_poll: { block: 900 } } }, tools: { mail: { nature: "side_effecting" } } });
+    expect(detectorsFor(policy, "status", "polling").stuck_poll.block).toBe(900);
     expect(detectorsFor(policy, "mail", "polling").identical_repeat.block).toBe(2);
+    expect(detectorsFor(policy, "mail", "polling").stuck_poll.block).toBe(DEFAULT_POLICY.detectors.stuck_poll.block);
   });
 
   it("rejects a warn level above its block, naming the field", () => {

@@ -261,6 +261,14 @@ export function storeContract(harness: StoreHarness): void {
     ]);
   });
 
+  it("keeps every field of an outcome", async () => {
+    await store.record("s1", newCall("a"), LIMITS);
+    const outcome = { kind: "error" as const, fingerprint: "f,with,commas", transient: true, inProgress: false, ids: "h1" };
+    expect(await store.complete("s1", "a", outcome, LIMITS)).toBe(true);
+    expect((await store.snapshot("s1"))!.window[0]!.outcome).toEqual(outcome);
+    expect((await store.recordBatch("s1", [newCall("b")], LIMITS)).reports).toEqual([{ step: 1, seq: 1, outcome }]);
+  });
+
   it("moves the decided mark on a claim that names the stored circuit, and ignores any other", async () => {
     const first = await store.recordBatch("s1", [newCall("a"), newCall("b"), newCall("c", { n: 2 })], LIMITS);
     const claim = (patch: Partial<CircuitClaim>): CircuitClaim => ({ epoch: first.epoch, run: "r1", asOf: 0, through: 2, ...patch });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EXIT, runEval } from "../../../breaker/cli/run-eval.js";
-import { CORPUS_DIR } from "../evaluator/corpus.js";
+import { CORPUS_DIR } from "../../../scripts/corpus/load.js";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "eval-cli-"));
@@ -35,6 +35,15 @@ describe("eval CLI", () => {
     expect(report.results[1]).toMatchObject({ id: "seed-kb-search-offset-stutter", passed: false, score: 0, trippedAtStep: 3 });
     for (const finding of report.results[1].findings) {
       expect(Object.keys(finding).sort()).toEqual(["detector", "message", "severity", "steps"]);
+    }
+  });
+
+  it("exits 2 when it was given no trajectory at all: an empty folder, or a file holding an empty list", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "eval-empty-"));
+    for (const args of [[empty], [write("none.json", "[]")], [empty, "--json"]]) {
+      const { code, err } = await evalCli(...args);
+      expect(code, args.join(" ")).toBe(EXIT.unreadable);
+      expect(err).toMatch(/No trajectory found in .*nothing was checked/);
     }
   });
 

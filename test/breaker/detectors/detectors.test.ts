@@ -6,32 +6,33 @@ const kb = (query: string, offset: number, out?: string): CallSpec => ({ tool: "
 const poll = (out?: string): CallSpec => ({ tool: "check_job_status", args: { job_id: "j1" }, ...(out ? { out } : {}) });
 const polling = { tools: { check_job_status: { nature: "polling" as const } } };
 
+
 describe("identical_repeat", () => {
-  it("warns at the third identical call and blocks the fourth when nothing changes", () => {
-    const q = { tool: "query_database", args: { sql: "SELECT 1" }, out: "rows-A" };
+  it("counts identical calls still running: warns at the third, blocks the fourth", () => {
+    const q = { tool: "query_database", args: { sql: "SELECT 1" } };
     expect(severity(decideOn(times(3, q)), "identical_repeat")).toBe("warn");
     const decision = decideOn(times(4, q));
     expect(decision.state).toBe("OPEN");
     expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4], count: 4, limit: 4 });
   });
 
+  it("counts finished identical calls since the last news too; no_progress, with known results, says so first", () => {
+    const q = { tool: "query_database", args: { sql: "SELECT 1" }, out: "rows-A" };
+    const third = decideOn([...times(2, q), { tool: q.tool, args: q.args }]);
+    expect(findingOf(third, "identical_repeat")).toMatchObject({ severity: "warn", steps: [1, 2, 3] });
+    const fourth = decideOn([...times(3, q), { tool: q.tool, args: q.args }]);
+    expect(findingOf(fourth, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2, 3, 4] });
+    expect(findingOf(fourth, "no_progress")).toMatchObject({ severity: "block", steps: [2, 3, 4] });
+  });
+
+  it("reads calls that differ only in narration (a task_progress note) as identical", () => {
+    const read = (note: string): CallSpec => ({ tool: "read_file", args: { path: "src/index.ts", task_progress: note } });
+    expect(severity(decideOn(["step 0 of 5", "step 1 of 5", "step 2 of 5", "step 3 of 5"].map(read)), "identical_repeat")).toBe("block");
+  });
+
   it("restarts the count when the result changes (a stream bringing new chunks)", () => {
     const specs = ["chunk-1", "chunk-2", "chunk-3", "chunk-4", "chunk-5"].map((out) => ({ tool: "tail_logs", args: { job: "d1" }, out }));
     expect(decideOn([...specs, { tool: "tail_logs", args: { job: "d1" } }]).state).toBe("CLOSED");
-  });
-
-  it("compares errors by kind: new wording is no progress", () => {
-    const specs: CallSpec[] = [
-      { tool: "read", args: { path: "a" }, out: "error" },
-      { tool: "read", args: { path: "a" }, out: "error" },
-      { tool: "read", args: { path: "a" }, out: "error" },
-      { tool: "read", args: { path: "a" } },
-    ];
-    expect(severity(decideOn(specs), "identical_repeat")).toBe("block");
-  });
-
-  it("counts pending calls (concurrent identical checks are still limited)", () => {
-    expect(severity(decideOn(times(4, { tool: "t", args: { a: 1 } })), "identical_repeat")).toBe("block");
   });
 
   it("blocks the second identical call of a side-effecting tool, even after success", () => {
@@ -45,6 +46,11 @@ describe("identical_repeat", () => {
   it("only looks at the current run", () => {
     const q = { tool: "q", args: { a: 1 }, out: "same" };
     expect(decideOn([{ ...q, run: "r1" }, { ...q, run: "r1" }, { ...q, run: "r1" }, { ...q, run: "r2" }]).state).toBe("CLOSED");
+  });
+
+  it("leaves a retried transient failure to the retry levels: only running duplicates count", () => {
+    const fetch = { tool: "fetch_url", args: { url: "https://api.example.com/v1/rates" }, error: "HTTP 503 Service Unavailable" };
+    expect(severity(decideOn([...times(4, fetch), { tool: fetch.tool, args: fetch.args }]), "identical_repeat")).toBe("none");
   });
 });
 
@@ -66,10 +72,21 @@ describe("no_progress", () => {
     expect(severity(decideOn(times(3, { tool: "t", args: { a: 1 } })), "no_progress")).toBe("none");
   });
 
-  it("gives a polling tool a larger allowance, yet stops a poll that never moves", () => {
-    const stuck = [...times(5, poll("running-40")), poll()];
+  it("leaves a declared polling tool's unchanged answers to stuck_poll's time budget", () => {
+    const stuck = [...times(8, poll("running-40")), poll()];
     expect(severity(decideOn(stuck, { policy: polling }), "no_progress")).toBe("none");
-    expect(decideOn([...times(8, poll("running-40")), poll()], { policy: polling }).state).toBe("OPEN");
+    expect(severity(decideOn(stuck, { policy: polling }), "stuck_poll")).toBe("none");
+    expect(decideOn(stuck).state).toBe("OPEN");
+  });
+
+  it("reads a reworded failure with nothing done in between as the same failure", () => {
+    const read = { tool: "read_file", args: { path: "reports/q3#summary.md" } };
+    const specs = [
+      { ...read, error: 'ToolError: Cannot parse path "reports/q3#summary.md": it has a #fragment.' },
+      { ...read, error: "ToolError: path rejected by the file service (code UNPARSEABLE_PATH)" },
+      read,
+    ];
+    expect(findingOf(decideOn(specs), "no_progress")).toMatchObject({ severity: "block", steps: [1, 2, 3] });
   });
 
   it("spares a poll whose status moves", () => {
@@ -196,11 +213,12 @@ describe("budgets", () => {
   });
 
   it("counts calls per sliding window and per run", () => {
-    const burst = Array.from({ length: 30 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: 1_000 + i * 100 }));
+    const burst = Array.from({ length: 50 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: 1 + i * 0.1 }));
     expect(severity(decideOn(burst), "call_rate")).toBe("block");
-    const long = Array.from({ length: 50 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10_000 }));
+    expect(severity(decideOn(burst.slice(0, 40)), "call_rate")).toBe("warn");
+    const long = Array.from({ length: 100 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10 }));
     expect(severity(decideOn(long), "run_calls")).toBe("block");
-    expect(severity(decideOn(long.slice(0, 40)), "run_calls")).toBe("warn");
+    expect(severity(decideOn(long.slice(0, 80)), "run_calls")).toBe("warn");
   });
 });
 

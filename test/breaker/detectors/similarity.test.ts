@@ -87,8 +87,44 @@ describe("argument similarity", () => {
     expect(sameRequest(a!, b!, threshold)).toBe(false);
   });
 
-  it("keeps numbers when normalizing text, sorted", () => {
-    expect(normalizeText("Q3 2024 report, Acme Corp.").numbers).toBe("2024 q3");
-    expect(normalizeText("The Acme Corp").words.text).toBe("acme");
+  it("keeps numbers apart when normalizing text, letters and digits split, leading zeros dropped", () => {
+    expect(normalizeText("Q3 2024 report, Acme Corp.").numbers).toBe("2024 3");
+    expect(normalizeText("ORD 0042").numbers).toBe("42");
+    expect(normalizeText("The Acme Corp").words.text).toBe(normalizeText("acme").words.text);
+  });
+
+  it.each([
+    ["separators", "ORD-42", "ord_42"],
+    ["no separator", "ORD-42", "ORD42"],
+    ["a space and zero padding", "ORD-42", "ORD 0042"],
+    ["a repeated prefix", "ORD-42", "ORD-ORD-42"],
+    ["case", "inv-2024-007", "INV_2024_7"],
+  ])("reads identifier variants as one identifier: %s", (_label, a, b) => {
+    expect(same({ order_id: a }, { order_id: b })).toBe(true);
+  });
+
+  it("reads a number and its text as one value, and another number as another request", () => {
+    expect(same({ order_id: 42 }, { order_id: "42" })).toBe(true);
+    expect(same({ order_id: "ORD-42" }, { order_id: "ORD-43" })).toBe(false);
+    expect(same({ order_id: "ORD-42" }, { order_id: "ORD-420" })).toBe(false);
+  });
+
+  it.each([
+    ["stop words", "how do I reset my password", "reset password"],
+    ["a possessive", "Acme's revenue", "revenue of Acme"],
+    ["plural and singular", "overdue invoices", "overdue invoice"],
+    ["word order and punctuation", "weather in Paris, France", "France: Paris weather"],
+  ])("reads a rewording as one request: %s", (_label, a, b) => {
+    expect(same({ query: a }, { query: b })).toBe(true);
+  });
+
+  it.each([
+    ["another entity", "Acme revenue", "Globex revenue"],
+    ["another place", "weather in Paris", "weather in Berlin"],
+    ["another date", "sales on 2024-03-01", "sales on 2024-03-02"],
+    ["another month", "sales in March", "sales in April"],
+    ["another topic word", "reset password", "reset username"],
+  ])("tells a different request apart: %s", (_label, a, b) => {
+    expect(same({ query: a }, { query: b })).toBe(false);
   });
 });

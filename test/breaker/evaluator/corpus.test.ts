@@ -1,90 +1,98 @@
+import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DETECTORS } from "../../../breaker/detectors/index.js";
-import { evaluateTrajectory, type EvaluationResult } from "../../../breaker/evaluator/evaluate.js";
-import { loadCorpus, type LabelledTrajectory } from "./corpus.js";
+import { evaluateTrajectory } from "../../../breaker/evaluator/evaluate.js";
+import { corpusFigures, readNotes, withFigures } from "../../../scripts/corpus.js";
+import { loadCorpus } from "../../../scripts/corpus/load.js";
+import { corpusMarkdown, unexplained } from "../../../scripts/corpus/report.js";
+import type { SplitFigures } from "../../../scripts/corpus/score.js";
 
 const corpus = loadCorpus();
-const results = new Map<string, EvaluationResult>();
+let splits: SplitFigures[];
 
 beforeAll(async () => {
-  for (const t of corpus) results.set(t.id, await evaluateTrajectory(t.data));
-});
+  splits = await corpusFigures();
+}, 120_000);
 
-const resultOf = (id: string) => results.get(id)!;
+const split = (name: "dev" | "heldout") => splits.find((s) => s.split === name)!;
 const byId = (id: string) => corpus.find((t) => t.id === id)!;
-const blockers = (r: EvaluationResult) => r.findings.filter((f) => f.severity === "block").map((f) => f.detector);
 
 describe("the labelled corpus", () => {
-  it("holds at least 40 trajectories, at least half of them legitimate, with unique ids and labels", () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.filter((t) => t.label === "legit").length * 2).toBeGreaterThanOrEqual(corpus.length);
+  it("holds at least 150 cases with unique ids and valid labels, at least 60% of them from public sources", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(150);
     expect(new Set(corpus.map((t) => t.id)).size).toBe(corpus.length);
-    for (const t of corpus) expect(["loop", "legit"], t.file).toContain(t.label);
+    for (const t of corpus) {
+      expect(["loop", "legit"], t.file).toContain(t.label);
+      expect(["dev", "heldout"], t.file).toContain(t.split);
+      expect((t.data as { source?: unknown }).source, t.file).toBeTruthy();
+    }
+    const authored = corpus.filter((t) => t.source === "project").length;
+    expect((corpus.length - authored) / corpus.length).toBeGreaterThanOrEqual(0.6);
   });
 
-  it("has a loop for every detector", () => {
-    const covered = new Set(corpus.filter((t) => t.label === "loop").map((t) => t.expectDetector));
+  it("is split by source: no source has cases in both splits", () => {
+    const splitsOf = new Map<string, Set<string>>();
+    for (const t of corpus) splitsOf.set(t.source, (splitsOf.get(t.source) ?? new Set()).add(t.split));
+    for (const [source, seen] of splitsOf) expect([...seen], source).toHaveLength(1);
+    expect(corpus.filter((t) => t.split === "heldout").length).toBeGreaterThanOrEqual(50);
+  });
+
+  it("names a general label and a reason for every disputed case, different from the peer's", () => {
+    for (const t of corpus.filter((c) => c.disputed)) {
+      expect(t.disputed!.generalLabel, t.id).not.toBe(t.label);
+      expect(t.disputed!.why.length, t.id).toBeGreaterThan(30);
+    }
+  });
+
+  it("has, in the dev split, a loop stopped by every loop detector", async () => {
+    const dev = loadCorpus().filter((c) => c.split === "dev" && c.label === "loop" && c.expectDetector);
+    const covered = new Set(dev.map((t) => t.expectDetector));
     for (const detector of DETECTORS) expect(covered, detector.id).toContain(detector.id);
   });
+});
 
-  it("meets recall >= 0.95 on loops and a false-positive rate <= 0.05 on legitimate runs (default policy)", () => {
-    const cell = (label: LabelledTrajectory["label"], passed: boolean) =>
-      corpus.filter((t) => t.label === label && resultOf(t.id).passed === passed);
-    const tp = cell("loop", false);
-    const fn = cell("loop", true);
-    const fp = cell("legit", false);
-    const tn = cell("legit", true);
-    const recall = tp.length / (tp.length + fn.length);
-    const fpr = fp.length / (fp.length + tn.length);
-    console.log(
-      [
-        "Confusion matrix (default policy):",
-        "                 tripped   passed",
-        `  label loop     ${String(tp.length).padStart(7)}  ${String(fn.length).padStart(7)}`,
-        `  label legit    ${String(fp.length).padStart(7)}  ${String(tn.length).padStart(7)}`,
-        `  recall ${recall.toFixed(3)}, false-positive rate ${fpr.toFixed(3)}`,
-        ...fn.map((t) => `  missed loop: ${t.id}`),
-        ...fp.map((t) => `  false positive: ${t.id} (${blockers(resultOf(t.id)).join(", ")})`),
-      ].join("\n"),
-    );
-    expect(recall).toBeGreaterThanOrEqual(0.95);
-    expect(fpr).toBeLessThanOrEqual(0.05);
+describe("detection on the dev split (tuned on)", () => {
+  it("meets recall >= 0.97 and a false-positive rate <= 0.03 with the default policy", () => {
+    const { figures } = split("dev");
+    expect(figures.recall).toBeGreaterThanOrEqual(0.97);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.03);
   });
 
-  it("stops each loop with the detector its label names", () => {
-    for (const t of corpus.filter((c) => c.label === "loop" && c.expectDetector)) {
-      const r = resultOf(t.id);
-      if (!r.passed) expect(blockers(r), t.id).toContain(t.expectDetector);
+  it("stops each authored loop with the detector its label names", async () => {
+    const { scoreCases } = await import("../../../scripts/corpus/score.js");
+    const named = corpus.filter((c) => c.split === "dev" && c.label === "loop" && c.expectDetector && !c.disputed);
+    for (const s of await scoreCases(named)) {
+      const blockers = s.result.findings.filter((f) => f.severity === "block").map((f) => f.detector);
+      expect(blockers, s.case.id).toContain(s.case.expectDetector);
     }
   });
+});
 
-  it("explains every trip: a blocking finding at the tripped step, with evidence", () => {
-    for (const t of corpus) {
-      const r = resultOf(t.id);
-      if (r.passed) continue;
-      const block = r.findings.filter((f) => f.severity === "block");
-      expect(block.length, t.id).toBeGreaterThan(0);
-      for (const f of block) {
-        expect(f.steps.at(-1), t.id).toBe(r.trippedAtStep);
-        expect(f.message.length, t.id).toBeGreaterThan(20);
-      }
-    }
+describe("the held-out split (reported, never tuned to)", () => {
+  it("explains every miss and false alarm in heldout-notes.json", async () => {
+    expect(unexplained(splits, await readNotes())).toEqual([]);
+  });
+
+  it("is published as measured: docs/DETECTORS.md shows these figures (run `npm run corpus -- --write`)", async () => {
+    const doc = await readFile(new URL("../../../docs/DETECTORS.md", import.meta.url), "utf8");
+    expect(withFigures(doc, corpusMarkdown(splits, await readNotes()))).toBe(doc);
   });
 });
 
 describe("the classic cases", () => {
   it.each([
-    ["identical-four-action-observation-pairs", 4],
-    ["identical-action-varying-error-text", 3],
-    ["ab-alternation-index-reader", 5],
-    ["three-cycle-search-read-kb", 6],
-  ])("%s trips at step %i", (id, step) => {
-    expect(byId(id).label).toBe("loop");
-    expect(resultOf(id)).toMatchObject({ passed: false, trippedAtStep: step });
+    ["identical-four-action-observation-pairs", 4, "no_progress"],
+    ["identical-action-varying-error-text", 3, "no_progress"],
+    ["ab-alternation-index-reader", 5, "cycle"],
+    ["three-cycle-search-read-kb", 6, "cycle"],
+  ])("%s trips at step %i (%s)", async (id, step, detector) => {
+    const result = await evaluateTrajectory(byId(id).data);
+    expect(result).toMatchObject({ passed: false, trippedAtStep: step });
+    expect(result.findings.filter((f) => f.severity === "block").map((f) => f.detector)).toContain(detector);
   });
 
-  it("a user message between repeats starts a new run and passes", () => {
-    expect(resultOf("user-message-between-repeats")).toMatchObject({ passed: true });
+  it("a real new user message between repeats starts a new run and passes", async () => {
+    await expect(byId("user-message-between-repeats").data).toHaveNoToolLoops();
   });
 });
 
@@ -99,7 +107,6 @@ describe("the seed's CI cases", () => {
 
   it("passes the clean CRM -> finance trajectory", async () => {
     await expect(byId("seed-clean-crm-finance").data).toHaveNoToolLoops();
-    expect(resultOf("seed-clean-crm-finance")).toMatchObject({ passed: true, score: 1, findings: [] });
   });
 
   it("fails the kb_search stutter the seed's own metric let through", async () => {
@@ -109,7 +116,5 @@ describe("the seed's CI cases", () => {
       .map((c) => JSON.parse(c.function.arguments) as Record<string, unknown>);
     expect(seedJaccard(calls[0]!, calls[1]!)).toBe(0.5);
     await expect(stutter.data).not.toHaveNoToolLoops();
-    expect(resultOf(stutter.id)).toMatchObject({ passed: false, trippedAtStep: 3 });
-    expect(blockers(resultOf(stutter.id))).toEqual(["semantic_stutter"]);
   });
 });

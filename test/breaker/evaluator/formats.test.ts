@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { BreakerError } from "../../../breaker/errors.js";
 import { evaluateTrajectory } from "../../../breaker/evaluator/evaluate.js";
 import { toTrajectory } from "../../../breaker/evaluator/to-trajectory.js";
+import type { ReplayEvent } from "../../../breaker/evaluator/trajectory.js";
+import { summarizeOutcome } from "../../../breaker/outcome.js";
 
 const EMPTY = '{"results":[],"total":0}';
 
@@ -22,7 +24,7 @@ describe("reading trajectories", () => {
     });
     expect(t.id).toBe("o1");
     expect(t.events).toEqual([
-      { type: "user" },
+      { type: "user", text: "hi" },
       { type: "model", calls: [{ id: "c1", name: "kb_search", args: { query: "sso", offset: 0 } }], usage: { inputTokens: 900, outputTokens: 30, model: "gpt-4o" } },
       { type: "result", callId: "c1", outcome: { output: EMPTY } },
     ]);
@@ -48,7 +50,7 @@ describe("reading trajectories", () => {
       ],
     });
     expect(t.events).toEqual([
-      { type: "user" },
+      { type: "user", text: "go" },
       { type: "model", calls: [{ id: "t1", name: "get_financials", args: { company_id: "acc_004" } }], usage: { inputTokens: 1200, outputTokens: 40, model: "gpt-4o-mini" } },
       { type: "result", callId: "t1", outcome: { error: "no filing" } },
     ]);
@@ -71,7 +73,7 @@ describe("reading trajectories", () => {
     });
     expect(plain.events.map((e) => e.type)).toEqual(["user", "model", "result"]);
     expect(stored.events).toEqual([
-      { type: "user" },
+      { type: "user", text: "go" },
       { type: "model", calls: [{ id: "p1", name: "t", args: { a: 1 } }], usage: { inputTokens: 5, outputTokens: 2 } },
       { type: "result", callId: "p1", outcome: { output: "fine" } },
     ]);
@@ -89,16 +91,18 @@ describe("reading trajectories", () => {
     expect(t.events).toEqual([
       { type: "model", calls: [{ id: "call-1", name: "a", args: { x: 1 } }] },
       { type: "result", callId: "call-1", outcome: { output: "ok" } },
-      { type: "user" },
+      { type: "user", text: "again" },
       { type: "model", calls: [{ id: "call-3", name: "b", args: { y: 2 } }] },
       { type: "result", callId: "call-3", outcome: { error: "boom" } },
       { type: "model", calls: [{ id: "call-4", name: "c", args: { z: 3 } }] },
     ]);
   });
 
-  it("reads error text in tool content as a failure when the format has no error flag", () => {
+  it("reads error text in tool content as a failure when the format has no error flag, as the runtime does", () => {
     const t = toTrajectory({ messages: [openaiCall("c1", "t", "{}"), { role: "tool", tool_call_id: "c1", content: "Error: timed out" }] });
-    expect(t.events[1]).toEqual({ type: "result", callId: "c1", outcome: { error: "Error: timed out" } });
+    const result = t.events[1] as Extract<ReplayEvent, { type: "result" }>;
+    expect(result).toEqual({ type: "result", callId: "c1", outcome: { output: "Error: timed out" } });
+    expect(summarizeOutcome(result.outcome)).toMatchObject({ kind: "error", transient: true });
   });
 
   it("rejects a shape that is not a trajectory with a typed error", () => {
@@ -117,7 +121,8 @@ describe("evaluateTrajectory", () => {
   it("fails at the step the breaker opens, with score 0 and the blocking finding", async () => {
     const result = await evaluateTrajectory({ id: "t", toolCalls: Array.from({ length: 6 }, () => ({ name: "a", args: { q: 1 }, output: "same" })) });
     expect(result).toMatchObject({ id: "t", passed: false, score: 0, trippedAtStep: 4, calls: 4 });
-    expect(result.findings).toContainEqual(expect.objectContaining({ detector: "identical_repeat", severity: "block", steps: [1, 2, 3, 4] }));
+    // The first answer is news; the next two repeat it, so the fourth call is the third with nothing new.
+    expect(result.findings).toContainEqual(expect.objectContaining({ detector: "no_progress", severity: "block", steps: [2, 3, 4] }));
   });
 
   it("scores a passing run by how close its worst warning came to a block", async () => {
@@ -136,6 +141,7 @@ describe("evaluateTrajectory", () => {
     const calls = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, type: "function", function: { name: "q", arguments: '{"a":1}' } }));
     const results = calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: "different-" + c.id }));
     const result = await evaluateTrajectory({ messages: [{ role: "assistant", tool_calls: calls }, ...results] });
+    // Four identical calls in one message: all still running when the fourth is checked.
     expect(result).toMatchObject({ passed: false, trippedAtStep: 4 });
   });
 
@@ -166,9 +172,9 @@ describe("evaluateTrajectory", () => {
   it("follows message timestamps for the sliding window", async () => {
     const burst = (start: number) =>
       Array.from({ length: 10 }, (_, i) => ({ ...openaiCall(`b${start}-${i}`, "get", JSON.stringify({ id: `${start}-${i}` })), timestamp: new Date(Date.UTC(2024, 5, 1) + start + i * 100).toISOString() }));
-    const spaced = await evaluateTrajectory({ messages: [...burst(0), ...burst(120_000), ...burst(240_000)] });
-    const packed = await evaluateTrajectory({ messages: [...burst(0), ...burst(1_000), ...burst(2_000)] });
+    const spaced = await evaluateTrajectory({ messages: [0, 1, 2, 3, 4].flatMap((i) => burst(i * 120_000)) });
+    const packed = await evaluateTrajectory({ messages: [0, 1, 2, 3, 4].flatMap((i) => burst(i * 1_000)) });
     expect(spaced.passed).toBe(true);
-    expect(packed).toMatchObject({ passed: false, trippedAtStep: 30 });
+    expect(packed).toMatchObject({ passed: false, trippedAtStep: 50 });
   });
 });

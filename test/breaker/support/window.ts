@@ -1,19 +1,27 @@
 import { canonicalArgs, clipCanonical, hashText } from "../../../breaker/canonical.js";
 import { decide, type Decision } from "../../../breaker/decide.js";
+import { summarizeOutcome } from "../../../breaker/outcome.js";
 import { parsePolicy, type PolicyInput } from "../../../breaker/policy.js";
 import { freshCircuit } from "../../../breaker/stores/store.js";
 import type { CallRecord, Finding, UsageTotals } from "../../../breaker/types.js";
 
-/** One call of a test window: tool, arguments, and how it ended ("empty", "error", "pending", or an ok fingerprint). */
+/**
+ * One call of a test window: tool, arguments, and how it ended: `out` is a
+ * shorthand ("empty", "error", "pending", or an ok fingerprint); `result` /
+ * `error` are a real tool output or error, read by `summarizeOutcome` as at
+ * runtime. `at` is seconds on the window's clock (default: 5 s apart).
+ */
 export interface CallSpec {
   tool: string;
   args: unknown;
   out?: string;
+  result?: unknown;
+  error?: unknown;
   run?: string;
   at?: number;
 }
 
-/** Turn call specs into the records a store would hold: steps 1..n, five seconds apart. */
+/** Turn call specs into the records a store would hold: steps 1..n, five seconds apart unless `at` says otherwise. */
 export function windowOf(specs: readonly CallSpec[]): CallRecord[] {
   return specs.map((spec, i) => {
     const canonical = canonicalArgs(spec.args);
@@ -23,9 +31,13 @@ export function windowOf(specs: readonly CallSpec[]): CallRecord[] {
       tool: spec.tool,
       args: clipCanonical(canonical),
       argsHash: hashText(canonical),
-      at: spec.at ?? (i + 1) * 5_000,
+      at: (spec.at ?? (i + 1) * 5) * 1_000,
       run: spec.run ?? "r1",
     };
+    if ("result" in spec || "error" in spec) {
+      record.outcome = summarizeOutcome(spec.error === undefined ? { output: spec.result } : { error: spec.error });
+      return record;
+    }
     const out = spec.out ?? "pending";
     if (out === "empty" || out === "error") record.outcome = { kind: out, fingerprint: hashText(`${out}:${i}`) };
     else if (out !== "pending") record.outcome = { kind: "ok", fingerprint: hashText(out) };

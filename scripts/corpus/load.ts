@@ -20,7 +20,7 @@ export interface LabelledTrajectory {
 }
 
 /** The corpus directory. */
-export const CORPUS_DIR = join(import.meta.dirname, "../../fixtures/trajectories");
+export const CORPUS_DIR = join(import.meta.dirname, "../../test/fixtures/trajectories");
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -1,0 +1,33 @@
+import type { Detector } from "./detector.js";
+import { findingAt } from "./detector.js";
+import { isMiss } from "./progress.js";
+
+/**
+ * The same failure brought back turn after turn: each user turn's loop window
+ * is fresh, but the session remembers that this exact call, or this tool with
+ * this very error, has come back empty or failing in every turn since the
+ * tool last worked. Counted in user turns (the candidate's included), so
+ * retries within one turn stay the run detectors' business.
+ */
+export const sessionRepeat: Detector = {
+  id: "session_repeat",
+  scope: "session",
+  detect({ candidate, session, levels }) {
+    const misses = [];
+    let error: string | undefined;
+    for (let i = session.length - 1; i >= 0; i--) {
+      const call = session[i]!;
+      const outcome = call.outcome;
+      if (call.tool !== candidate.tool || !outcome) continue;
+      if (!isMiss(call)) break;
+      // The tool's latest failure is the one it keeps hitting; an identical call's misses count whatever they were.
+      if (outcome.kind === "error" && !outcome.transient) error ??= outcome.fingerprint;
+      if (call.argsHash === candidate.argsHash || (outcome.kind === "error" && outcome.fingerprint === error)) misses.push(call);
+    }
+    const turns = new Set([...misses.map((c) => c.run), candidate.run]).size;
+    const steps = misses.map((c) => c.step).reverse().concat(candidate.step);
+    return findingAt("session_repeat", turns, levels.session_repeat, steps, () =>
+      `${candidate.tool} has been called with these arguments in ${turns} user turns and came back empty or failing every time (${misses.length} calls).`,
+    );
+  },
+};

@@ -1,0 +1,59 @@
+import { BoundedCache } from "../bounded-cache.js";
+import type { CallRecord } from "../types.js";
+
+// Argument keys that make a call wait: wait, timeout, interval, delay, sleep (with an optional unit).
+const WAIT_KEY = /^(wait|timeout|interval|delay|sleep|poll)(_?(for|interval|time))?(_?(ms|millis|milliseconds|s|sec|secs|seconds|m|min|mins|minutes))?$|^(wait|timeout|poll|sleep)[A-Z]\w*$/;
+const MS_KEY = /(ms|millis|milliseconds|Ms|Millis)$/;
+const MIN_KEY = /(_m|_min|_mins|_minutes|Minutes|Mins)$/;
+// A shell command that sleeps: "sleep 30 && gh run view", "timeout 60 ...", "watch -n 10 ...".
+const SHELL_WAIT = /\b(?:sleep|timeout)\s+(\d+(?:\.\d+)?)(s|m)?\b|\bwatch\s+-n\s*(\d+)/g;
+// Longer than this a bare number is taken to be milliseconds (a timeout of 30000 is not eight hours).
+const SECONDS_CEILING = 3_600;
+
+function seconds(key: string, value: unknown): number {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  if (MS_KEY.test(key)) return n / 1_000;
+  if (MIN_KEY.test(key)) return n * 60;
+  return n > SECONDS_CEILING ? n / 1_000 : n;
+}
+
+function shellWaits(text: string): number {
+  let total = 0;
+  for (const match of text.matchAll(SHELL_WAIT)) {
+    const value = Number(match[1] ?? match[3]);
+    total += match[2] === "m" ? value * 60 : value;
+  }
+  return total;
+}
+
+function scan(value: unknown, key: string, depth: number): number {
+  if (typeof value === "string") return WAIT_KEY.test(key) ? seconds(key, value) : shellWaits(value);
+  if (typeof value === "number") return WAIT_KEY.test(key) ? seconds(key, value) : 0;
+  if (value === null || typeof value !== "object" || depth > 4) return 0;
+  let most = 0;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) most = Math.max(most, scan(v, Array.isArray(value) ? key : k, depth + 1));
+  return most;
+}
+
+const cache = new BoundedCache<string, number>(2_048);
+
+/**
+ * Seconds a call waits by its own arguments: a wait, timeout or interval
+ * field, or a `sleep N` in a shell command. A poll that waits 60 seconds per
+ * call has been polling for at least a minute per call, whatever the clock says.
+ */
+export function waitSeconds(call: CallRecord): number {
+  let found = cache.get(call.argsHash);
+  if (found === undefined) {
+    let args: unknown;
+    try {
+      args = JSON.parse(call.args);
+    } catch {
+      args = call.args;
+    }
+    found = scan(args, "", 0);
+    cache.set(call.argsHash, found);
+  }
+  return found;
+}

@@ -1,0 +1,239 @@
+/**
+ * What a tool's output says about the call, wherever it says it: a failure
+ * (a flag, a status, an HTTP code, an exit code, an error sentence or a stack
+ * trace in the text), an empty result (an empty structure, a zero count, a
+ * "nothing found" sentence), and work still in progress (a job status that is
+ * not final). Runtime and offline evaluation read outputs through this one
+ * module, so a trajectory replays exactly as the graph judged it live.
+ */
+
+/** A failure found in an output, and whether a retry may cure it. */
+export interface FailureSignal {
+  /** Rate limits, 5xx, timeouts, dropped connections: what every retry policy retries. */
+  transient: boolean;
+}
+
+type Fields = Record<string, unknown>;
+
+// Fields that carry a result's text when it comes in an envelope ({content, details}, {stdout, exit_code}).
+const TEXT_KEYS = ["content", "text", "output", "stdout", "stderr", "result"];
+
+function textsOf(fields: Fields): string[] {
+  return TEXT_KEYS.map((key) => fields[key]).filter((v): v is string => typeof v === "string");
+}
+
+const asFields = (value: unknown): Fields | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Fields) : undefined;
+
+// --- failures said in text --------------------------------------------------
+
+// Openings of a first line that reports a failure: "Error: ...", "ToolError: ...", "HTTP 503", "Permission denied".
+const FAILURE_OPENING = new RegExp(
+  "^\\s*[\\[(]?(" +
+    [
+      "(error|errors|exception|traceback|fatal|failed|failure|panic|err)\\b",
+      "[\\w.]*(Error|Exception)\\b\\s*[:(\\]]",
+      "(permission|access) denied\\b",
+      "(unauthori[sz]ed|forbidden|bad request|too many requests|rate[ -]limit(ed)?|service unavailable|internal server error|bad gateway|gateway time-?out)\\b",
+      "connection (refused|reset|closed|aborted|timed out)\\b",
+      "(request |operation |read |connect )?timed? ?out\\b",
+      "(http|status( code)?)[ /:]*(1\\.[01] )?[45]\\d\\d\\b",
+      "[45]\\d\\d (\\w+ ){0,2}(error|not found|unavailable|forbidden|unauthorized|timeout)\\b",
+      "invalid\\b",
+      "(runtime|command|execution|build|request|call|tool) (failed|error)\\b",
+      // "Could not find ..." is a miss: the empty reading takes it.
+      "(cannot|can't|unable to|could not|couldn't)\\b(?! find)",
+    ].join("|") +
+    ")",
+  "i",
+);
+
+// Failure wherever it appears in the text: a non-zero exit, a stack trace, a shell's complaint.
+const FAILURE_ANYWHERE: readonly RegExp[] = [
+  /\b(exit(ed)?|returned|return) (with )?(a )?(non-zero )?(exit )?(code|status)[: =]*-?[1-9]\d*\b/i,
+  /\bnon-zero exit (code|status)\b/i,
+  /^Traceback \(most recent call last\):/m,
+  /^\s+at \S.*\(?[^\s()]+:\d+:\d+\)?\s*$(\n^\s+at \S.*$)+/m,
+  /\bpanicked at\b/,
+  /^(\S+: )?(line \d+: )?\S+: command not found$/m,
+  /^(\S+: )+(cannot access '[^']*': )?No such file or directory$/m,
+  /^(fatal|error)(\[\w+\])?: /m,
+  // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".
+  /^[A-Z]\w*(Error|Exception)(: |$)/m,
+];
+
+// Failures that a retry may cure.
+const TRANSIENT = new RegExp(
+  [
+    "\\b(http|status|code|error)\\D{0,3}(408|425|429|5\\d\\d)\\b",
+    "\\b(408|429|500|502|503|504|529)\\s+(request timeout|too many|internal|bad gateway|service|gateway|unavailable|overloaded)",
+    "rate[ -]?limit",
+    "too many requests",
+    "(temporar(il)?y|currently) (unavailable|down|overloaded)",
+    "service unavailable|bad gateway|gateway time-?out|internal server error|server error",
+    "timed? ?out|timeout|deadline exceeded",
+    "connection (reset|refused|closed|aborted|dropped|timed out)|socket hang ?up|broken pipe|network (error|unreachable)",
+    "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
+    "overloaded|try again later|retry after|please retry|throttl",
+  ].join("|"),
+  "i",
+);
+
+/** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
+export function isTransientText(text: string): boolean {
+  return TRANSIENT.test(text);
+}
+
+// The first non-blank line; long texts are judged by their start and their failure markers.
+function firstLine(text: string): string {
+  const match = /^\s*(\S[^\n]*)/.exec(text);
+  return match?.[1] ?? "";
+}
+
+/** A failure stated in a text, or undefined. */
+export function failureInText(text: string): FailureSignal | undefined {
+  if (!FAILURE_OPENING.test(firstLine(text)) && !FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return undefined;
+  return { transient: isTransientText(text) };
+}
+
+// --- failures said in structure ----------------------------------------------
+
+const FAILED_STATUS = /^(error|errored|failed|failure|fail|fatal|exception)$/i;
+const HTTP_STATUS_KEYS = ["status", "statusCode", "status_code", "httpStatus", "http_status", "code"];
+const EXIT_KEYS = ["exit_code", "exitCode", "returncode", "return_code", "exit_status", "exitStatus"];
+
+function present(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== "object" || Object.keys(value).length > 0;
+}
+
+function httpStatus(fields: Fields): number | undefined {
+  for (const key of HTTP_STATUS_KEYS) {
+    const raw = fields[key];
+    const code = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{3}$/.test(raw) ? Number(raw) : undefined;
+    // `code` alone is too common a field name (a product code); trust it only beside a message.
+    if (key === "code" && !("message" in fields || "error" in fields)) continue;
+    if (code !== undefined && code >= 400 && code <= 599) return code;
+  }
+  return undefined;
+}
+
+// A non-zero exit code, on the result or one level down ({details: {exitCode: 1}}).
+function nonZeroExit(fields: Fields, depth = 0): boolean {
+  if (EXIT_KEYS.some((key) => typeof fields[key] === "number" && fields[key] !== 0)) return true;
+  return depth === 0 && Object.values(fields).some((v) => asFields(v) && nonZeroExit(v as Fields, 1));
+}
+
+function failureInFields(fields: Fields): FailureSignal | undefined {
+  const status = httpStatus(fields);
+  if (status !== undefined) return { transient: status === 408 || status === 425 || status === 429 || status >= 500 };
+  const text = (...values: unknown[]) => values.map((v) => (typeof v === "string" ? v : JSON.stringify(v) ?? "")).join(" ");
+  const failed =
+    present(fields.error) ||
+    fields.ok === false ||
+    fields.success === false ||
+    fields.succeeded === false ||
+    fields.isError === true ||
+    fields.is_error === true ||
+    (typeof fields.status === "string" && FAILED_STATUS.test(fields.status.trim())) ||
+    nonZeroExit(fields) ||
+    (Array.isArray(fields.errors) && fields.errors.length > 0 && !present(fields.data));
+  if (!failed) return textsOf(fields).map(failureInText).find(Boolean);
+  return { transient: isTransientText(text(fields.error, fields.errors, fields.message, fields.status, fields.detail, fields.reason, ...textsOf(fields))) };
+}
+
+/** A failure an output reports, in its structure or its text, or undefined. */
+export function failureInOutput(value: unknown): FailureSignal | undefined {
+  if (typeof value === "string") return failureInText(value);
+  const fields = asFields(value);
+  return fields ? failureInFields(fields) : undefined;
+}
+
+// --- empty results -------------------------------------------------------------
+
+// "Nothing" in words, in a short text: "No results", "(nothing stored)", "0 rows", "Could not find ...".
+// "No errors", "no changes" and the like report a success, not an empty lookup.
+const NOT_EMPTINESS = "(?!(errors?|problems?|issues?|warnings?|changes?|differences?|conflicts?|vulnerabilit(y|ies))\\b)";
+const NOTHING_SAID = new RegExp(
+  [
+    "^\\W*(none|nothing|null|nil|n/?a|empty|no (data|results?|output|matches))\\W*$",
+    `\\b(no|zero|0) ${NOT_EMPTINESS}(\\w+ )?(results?|matches|records?|rows?|items?|entries|hits|documents?|files?|data|objects?|messages?|orders?|users?|accounts?|customers?)\\b`,
+    `\\b(nothing|no ${NOT_EMPTINESS}\\w+) (was |were )?(found|matched|returned|stored|to (show|display|return))\\b`,
+    "\\b(could not|couldn't|unable to|did not|didn't|cannot|can't) (find|locate)\\b",
+    "\\bnot found\\b",
+    "\\b(empty|blank) (result|response|list|set|page|output)\\b",
+    "\\breturned (nothing|no \\w+)\\b",
+    "\\bno (such|matching)\\b",
+  ].join("|"),
+  "i",
+);
+const NOTHING_SAID_MAX_CHARS = 240;
+const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results", "numResults", "result_count", "resultCount", "hits", "size", "length"];
+
+function emptyFields(fields: Fields): boolean {
+  const values = Object.values(fields);
+  if (values.length === 0) return true;
+  if (values.every((v) => v === null || v === undefined || v === "")) return true;
+  const lists = values.filter(Array.isArray);
+  // {results: [], total: 0}: an envelope whose every list is empty.
+  if (lists.length > 0) return lists.every((list) => list.length === 0);
+  // {count: 0, ...} with nothing listed.
+  return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
+}
+
+/** True when an output holds nothing: empty structures, a zero count, or a short "nothing found" text. */
+export function isEmptyOutput(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === "string") {
+    const text = value.trim();
+    return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
+  }
+  if (Array.isArray(value)) return value.length === 0;
+  const fields = asFields(value);
+  return fields ? emptyFields(fields) : false;
+}
+
+// --- work in progress ------------------------------------------------------------
+
+// A job state that is not final. Generic job vocabulary, as schedulers, CI systems and cloud APIs report it.
+const UNFINISHED =
+  "running|pending|queued|in[ _-]?progress|processing|waiting|started|starting|scheduled|building|deploying|provisioning|creating|initiali[sz]ing|not[ _-]?(started|ready|finished|done|complete)|accepted|submitted|executing|working|uploading|downloading|syncing|retrying|requested|preparing";
+const UNFINISHED_VALUE = new RegExp(`^(${UNFINISHED})$`, "i");
+// In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output".
+const UNFINISHED_WORDS = "running|pending|queued|in[ _-]?progress|processing|waiting|building|deploying|provisioning|initiali[sz]ing|executing";
+const UNFINISHED_TEXT = new RegExp(
+  [
+    `\\b(still|currently|is|are|now) (being )?(${UNFINISHED_WORDS})\\b`,
+    `\\b(status|state|phase)\\W{0,3}(is )?["']?(${UNFINISHED_WORDS})\\b`,
+    "\\bin[ _-]progress\\b",
+    "\\bno new output\\b",
+    "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
+    "\\bnot (yet )?(finished|completed|done|ready)\\b",
+    "\\bwait (longer|more|a bit)\\b",
+  ].join("|"),
+  "i",
+);
+const STATUS_KEYS = ["status", "state", "phase", "stage", "job_status", "jobStatus", "run_status", "runStatus"];
+const DONE_KEYS = ["done", "completed", "complete", "finished", "ready", "is_done", "isDone", "is_complete", "isComplete"];
+const IN_PROGRESS_MAX_CHARS = 600;
+
+function inProgressFields(fields: Fields, depth: number): boolean {
+  for (const key of STATUS_KEYS) {
+    const value = fields[key];
+    if (typeof value === "string" && UNFINISHED_VALUE.test(value.trim())) return true;
+    const nested = asFields(value);
+    if (nested && depth < 2 && inProgressFields(nested, depth + 1)) return true;
+  }
+  if (DONE_KEYS.some((key) => fields[key] === false)) return true;
+  if (depth === 0 && textsOf(fields).some((text) => text.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(text))) return true;
+  // One level down: {job: {status: "running"}}, {data: {state: "queued"}}.
+  return depth < 1 && Object.values(fields).some((v) => asFields(v) && inProgressFields(v as Fields, depth + 1));
+}
+
+/** True when an output reports work that is not finished yet (a job status to poll again). */
+export function isInProgress(value: unknown): boolean {
+  if (typeof value === "string") return value.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(value);
+  const fields = asFields(value);
+  return fields ? inProgressFields(fields, 0) : false;
+}

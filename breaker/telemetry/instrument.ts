@@ -1,0 +1,126 @@
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type MeterProvider,
+  type Span,
+  type TracerProvider,
+} from "@opentelemetry/api";
+import type { Breaker } from "../breaker.js";
+import type { ToolCallRequest, Verdict } from "../types.js";
+import { meterInstruments, type BreakerInstruments } from "./meter-instruments.js";
+import { BREAKER_ATTRIBUTES as A, BREAKER_SPANS, INSTRUMENTATION_SCOPE } from "./names.js";
+import { fallbackOf, ToolLabels, verdictLabels, verdictSpanAttributes } from "./verdict-attributes.js";
+
+/** Where the breaker's metrics and spans go. Both default to the global providers, which are no-ops until an SDK is registered. */
+export interface TelemetryOptions {
+  meterProvider?: MeterProvider;
+  tracerProvider?: TracerProvider;
+  /** Distinct tool names the verdict counter labels before it says "_other". Default 100. */
+  maxToolLabels?: number;
+}
+
+const INSTRUMENTED = Symbol.for("guarded-agent.breaker.instrumented");
+const DEFAULT_MAX_TOOL_LABELS = 100;
+
+/** True when the breaker already reports through OpenTelemetry. */
+export function isInstrumented(breaker: Breaker): boolean {
+  return (breaker as unknown as Record<symbol, unknown>)[INSTRUMENTED] === true;
+}
+
+/** A session id as a span attribute; bad ids are the breaker's to refuse, never a reason to throw here. */
+function sessionLabel(sessionId: unknown): string {
+  return typeof sessionId === "string" ? sessionId : `(${typeof sessionId})`;
+}
+
+/** What failed, for the span: a thrown value may be anything, even an object with no string form. */
+function failureText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return typeof error;
+  }
+}
+
+/** Wall-clock milliseconds with sub-millisecond precision, as span times accept them. */
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * The same breaker, reporting every check to OpenTelemetry: a verdict
+ * counter, a check-duration histogram, a store-fallback counter, and one span
+ * per judged call with its verdict as attributes. Only `check` and
+ * `checkBatch` are wrapped; what they decide is unchanged. Idempotent.
+ */
+export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Breaker {
+  if (isInstrumented(breaker)) return breaker;
+  const instruments = meterInstruments(options.meterProvider);
+  const tools = new ToolLabels(options.maxToolLabels ?? DEFAULT_MAX_TOOL_LABELS);
+  const tracer = () => (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+
+  function count(meters: BreakerInstruments, verdicts: readonly Verdict[]): void {
+    for (const verdict of verdicts) {
+      meters.verdicts.add(1, verdictLabels(verdict, tools.label(verdict.tool)));
+      const fallback = fallbackOf(verdict);
+      if (fallback) meters.storeFallbacks.add(1, { [A.fallback]: fallback });
+    }
+  }
+
+  /** Run one check operation inside its span, timing it whatever happens. */
+  async function measured<T>(
+    operation: "check" | "check_batch",
+    span: Span,
+    work: () => Promise<T>,
+    describe: (result: T, startMs: number, endMs: number) => Verdict[],
+  ): Promise<T> {
+    const meters = instruments();
+    const started = performance.now();
+    const startMs = nowMs();
+    let failure: unknown;
+    try {
+      const result = await context.with(trace.setSpan(context.active(), span), work);
+      count(meters, describe(result, startMs, nowMs()));
+      return result;
+    } catch (error) {
+      failure = error;
+      span.recordException(error instanceof Error ? error : failureText(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failureText(error) });
+      throw error;
+    } finally {
+      const failed = failure === undefined ? {} : { "error.type": failure instanceof Error ? failure.name : typeof failure };
+      const attributes = { [A.operation]: operation, ...failed };
+      meters.checkDuration.record((performance.now() - started) / 1_000, attributes);
+      span.end();
+    }
+  }
+
+  async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
+    const span = tracer().startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, attributes: { [A.session]: sessionLabel(sessionId) } });
+    return measured("check", span, () => breaker.check(sessionId, call), (verdict) => {
+      span.setAttributes(verdictSpanAttributes(sessionId, verdict));
+      return [verdict];
+    });
+  }
+
+  async function checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
+    const t = tracer();
+    const parent = t.startSpan(BREAKER_SPANS.checkBatch, {
+      kind: SpanKind.INTERNAL,
+      attributes: { [A.session]: sessionLabel(sessionId), [A.batchSize]: Array.isArray(calls) ? calls.length : 0 },
+    });
+    return measured("check_batch", parent, () => breaker.checkBatch(sessionId, calls), (verdicts, startMs, endMs) => {
+      // The calls of a batch are judged in one store operation: each gets its
+      // own span, spanning that operation, under the batch's.
+      const within = trace.setSpan(context.active(), parent);
+      for (const verdict of verdicts) {
+        t.startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, startTime: startMs, attributes: verdictSpanAttributes(sessionId, verdict) }, within).end(endMs);
+      }
+      return verdicts;
+    });
+  }
+
+  return Object.assign({ ...breaker, check, checkBatch }, { [INSTRUMENTED]: true });
+}

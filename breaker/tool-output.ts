@@ -1,0 +1,53 @@
+/**
+ * A tool's output as data: JSON text parsed, and results wrapped in content
+ * blocks (MCP's `{content: [{type: "text", text}], isError}`, a list of
+ * LangChain content blocks) reduced to their text, so every reader sees the
+ * same value however the harness wrapped it.
+ */
+export interface ToolOutput {
+  value: unknown;
+  /** The wrapper flagged the result as an error (`isError: true`). */
+  flaggedError: boolean;
+}
+
+type Fields = Record<string, unknown>;
+
+const asFields = (value: unknown): Fields | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Fields) : undefined;
+
+/** JSON text as data; anything else as given. */
+export function parseIfJson(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (!text.startsWith("{") && !text.startsWith("[")) return value;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return value;
+  }
+}
+
+const isBlock = (value: unknown) => typeof asFields(value)?.type === "string";
+
+function blocksText(blocks: readonly unknown[]): unknown {
+  const texts = blocks.map((b) => asFields(b)!).filter((b) => typeof b.text === "string").map((b) => b.text as string);
+  return parseIfJson(texts.join("\n"));
+}
+
+const WRAPPER_KEYS = new Set(["content", "type", "isError", "is_error"]);
+
+/** Read a tool's raw output (see the module comment). */
+export function readToolOutput(raw: unknown): ToolOutput {
+  const value = parseIfJson(raw);
+  if (Array.isArray(value) && value.length > 0 && value.every(isBlock)) return { value: blocksText(value), flaggedError: false };
+  const fields = asFields(value);
+  if (!fields || !Array.isArray(fields.content) || fields.content.length === 0 || !fields.content.every(isBlock)) {
+    return { value, flaggedError: false };
+  }
+  const text = blocksText(fields.content);
+  const rest = Object.entries(fields).filter(([key]) => !WRAPPER_KEYS.has(key));
+  return {
+    value: rest.length === 0 ? text : { ...Object.fromEntries(rest), content: text },
+    flaggedError: fields.isError === true || fields.is_error === true,
+  };
+}

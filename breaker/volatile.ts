@@ -1,0 +1,144 @@
+/**
+ * Values in a tool's output that change on every call without meaning new
+ * information: request and trace ids, timestamps and durations, the id a
+ * send or create call hands back, attempt counters. Masking them makes two
+ * results that differ only in such values one result, so twenty identical
+ * sends that each return a fresh messageId read as the loop they are.
+ *
+ * Records inside lists are content, not envelope: their ids tell one page of
+ * results from the next, so ids are only masked outside lists. Times are
+ * masked everywhere (a polled list whose `updated_at` ticks has not moved).
+ */
+
+// Words of a key, split at case changes and separators: "messageId" -> message id.
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+// Keys whose values are per-request noise wherever they appear.
+const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?$|^(nonce|etag|signature|cwd)$/;
+const TIME_WORDS = new Set(["at", "time", "timestamp", "ts", "date", "datetime", "epoch", "now"]);
+const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime"]);
+const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
+const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter"]);
+
+type KeyKind = "noise" | "time" | "id" | "counter" | "content";
+
+function kindOfKey(key: string): KeyKind {
+  const words = keyWords(key);
+  if (words.length === 0) return "content";
+  if (NOISE_KEY.test(words.join(" "))) return "noise";
+  const last = words.at(-1)!;
+  if (TIME_WORDS.has(last) || words.some((w) => DURATION_WORDS.has(w))) return "time";
+  if (ID_WORDS.has(last)) return "id";
+  if (words.some((w) => COUNTER_WORDS.has(w))) return "counter";
+  return "content";
+}
+
+const keyKinds = new Map<string, KeyKind>();
+function cachedKind(key: string): KeyKind {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    kind = kindOfKey(key);
+    // Keys come from tool outputs: keep the memo small.
+    if (keyKinds.size > 4_096) keyKinds.clear();
+    keyKinds.set(key, kind);
+  }
+  return kind;
+}
+
+// Times: ISO and RFC date-times, clock times with seconds, "3 seconds ago", durations after a verb.
+const TIME_PATTERNS: readonly RegExp[] = [
+  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g,
+  /\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g,
+  /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
+  /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi,
+  /\b1\d{12}\b/g,
+];
+
+// Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters.
+const ID_PATTERNS: readonly RegExp[] = [
+  /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+  /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi,
+  /\b[a-z]{2,12}[_-](?=[a-z0-9]*\d)[a-z0-9]{6,}\b/gi,
+  /\b(?=[A-Za-z0-9]*\d[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}\b/g,
+  /#\d+\b/g,
+  /\b(pid|process)( id)?[ :=#]*\d+\b/gi,
+  // A session, request or message named by a token with a digit: "session ocean-7", "message 1712".
+  /\b(session|request|message|thread|conversation|trace|container|deployment|operation|transaction|execution)( id)?[ :=#]+(?=[\w-]*\d)[\w-]+/gi,
+  /\b(attempt|retry|try|iteration)[ :=#]*\d+\b/gi,
+];
+// A text naming more generated ids than this is listing records, not reporting on one call.
+const MAX_MASKED_IDS = 3;
+
+function maskTimes(text: string): string {
+  let out = text;
+  for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
+  return out;
+}
+
+function maskIds(text: string, ids: string[]): string {
+  let found = 0;
+  for (const pattern of ID_PATTERNS) found += text.match(pattern)?.length ?? 0;
+  if (found === 0 || found > MAX_MASKED_IDS) return text;
+  let out = text;
+  for (const pattern of ID_PATTERNS) {
+    out = out.replace(pattern, (id) => {
+      ids.push(id);
+      return "<id>";
+    });
+  }
+  return out;
+}
+
+/** What masking found: the masked copy, and the identifiers it took out. */
+export interface Masked {
+  value: unknown;
+  /** The generated identifiers masked away, in order: a fresh one each call marks a new thing made. */
+  ids: string[];
+}
+
+interface Walk {
+  seen: WeakSet<object>;
+  ids: string[];
+}
+
+// Bounds on the walk: outputs are untrusted (cycles, huge or deep structures).
+const MAX_DEPTH = 64;
+const MAX_BREADTH = 10_000;
+
+function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unknown {
+  if (typeof value === "string") {
+    const timed = maskTimes(value);
+    return inList ? timed : maskIds(timed, walk.ids);
+  }
+  if (value === null || typeof value !== "object") return value;
+  const { seen } = walk;
+  if (depth > MAX_DEPTH || seen.has(value)) return "[Circular or too deep]";
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.slice(0, MAX_BREADTH).map((item) => mask(item, true, depth + 1, walk));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, MAX_BREADTH)) {
+      const kind = cachedKind(key);
+      if (kind === "noise" || kind === "time") out[key] = "<volatile>";
+      else if (!inList && (kind === "id" || kind === "counter") && (item === null || typeof item !== "object")) {
+        if (kind === "id") walk.ids.push(String(item));
+        out[key] = `<${kind}>`;
+      } else out[key] = mask(item, inList, depth + 1, walk);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** A copy of a tool output with its volatile values masked (see the module comment), and the ids it masked. */
+export function maskVolatile(value: unknown): Masked {
+  const walk: Walk = { seen: new WeakSet(), ids: [] };
+  return { value: mask(value, false, 0, walk), ids: walk.ids };
+}

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { summarizeOutcome } from "../../../breaker/outcome.js";
+import { decideOn, findingOf, severity, type CallSpec } from "../support/window.js";
+
+// The classes of behaviour held-out data showed the detectors getting wrong, each with its
+// legitimate counterpart, built from the shapes real tools return.
+
+const blocked = (specs: CallSpec[], policy?: Parameters<typeof decideOn>[1]) => decideOn(specs, policy).state === "OPEN";
+
+describe("fresh identifiers are not progress", () => {
+  const post = (i: number): CallSpec => ({
+    tool: "slack_post_message",
+    args: { channel: "C04DEPLOYS", text: "billing-api is rolling out" },
+    result: { ok: true, channel: "C04DEPLOYS", ts: `1715012345.00${i}100`, message: { text: "billing-api is rolling out", client_msg_id: `3f9a${i}c2e-77d1-4b8e-9c0a-1b2c3d4e5f6${i}` } },
+  });
+
+  it("reads results that differ only in ids, times and counters as one result", () => {
+    const a = summarizeOutcome({ output: { messageId: "msg_01HZX3K9QW", runId: "run_7f3a9c2e", sentAt: "2025-05-12T14:00:01Z", attempt: 1, status: "sent" } });
+    const b = summarizeOutcome({ output: { messageId: "msg_01HZX4M2ZP", runId: "run_91bd04aa", sentAt: "2025-05-12T14:00:09Z", attempt: 2, status: "sent" } });
+    expect(a.fingerprint).toBe(b.fingerprint);
+    expect(a.ids).not.toBe(b.ids);
+    const text = (pid: number, id: string) => summarizeOutcome({ output: `Command still running (session ${id}, pid ${pid}). Started 2025-05-12 14:00:0${pid % 10}.` });
+    expect(text(4211, "ocean-7").fingerprint).toBe(text(4297, "ocean-8").fingerprint);
+  });
+
+  it("stops the same message posted again and again, each time with a fresh ts", () => {
+    expect(findingOf(decideOn([post(1), post(2), post(3), { tool: "slack_post_message", args: post(4).args }]), "no_progress")?.severity).toBe("block");
+  });
+
+  it("keeps records in a list apart by their ids: pages of ids only are still new pages", () => {
+    const page = (ids: string[]) => summarizeOutcome({ output: { messages: ids.map((id) => ({ id, threadId: id })), nextPageToken: "tok" } });
+    expect(page(["18c1a2b3c4d5e6f7", "18c1a2b3c4d5e6f8"]).fingerprint).not.toBe(page(["18c1a2b3c4d5e6f9", "18c1a2b3c4d5e6fa"]).fingerprint);
+  });
+
+  it("keeps a status that moved apart: state-1 and state-2 are different answers", () => {
+    expect(summarizeOutcome({ output: "state-1" }).fingerprint).not.toBe(summarizeOutcome({ output: "state-2" }).fingerprint);
+  });
+});
+
+describe("errors and empties, wherever they are said", () => {
+  it.each([
+    ["an error word opening the text", "Runtime failed: container exited"],
+    ["an exit code at the end", "npm ERR! missing script: lint\n... returned exit code 1"],
+    ["a Python traceback", "Traceback (most recent call last):\n  File \"x.py\", line 3\nKeyError: 'id'"],
+    ["a raised exception line", "  Cell In[1], line 42\n    ^\nSyntaxError: invalid syntax"],
+    ["a JavaScript stack", "TypeError: x is undefined\n    at run (/app/a.js:10:5)\n    at main (/app/b.js:2:1)"],
+    ["status error", { status: "error", message: "quota exceeded" }],
+    ["ok false", { ok: false, error: "channel_not_found" }],
+    ["an HTTP status field", { statusCode: 404, message: "Not Found" }],
+    ["a non-zero exit in an envelope", { content: [{ type: "text", text: "done" }], details: { exitCode: 2 } }],
+    ["an MCP error flag", { content: [{ type: "text", text: "tool refused" }], isError: true }],
+  ])("reads %s as an error", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("error");
+  });
+
+  it.each([
+    ["[]", "[]"],
+    ["an empty envelope", { results: [], total: 0 }],
+    ["a zero count", { count: 0 }],
+    ["null", null],
+    ["(nothing stored)", "(nothing stored)"],
+    ["No matching items", "No matching items"],
+    ["0 rows", "(0 rows)"],
+    ["not found", "Customer ACME-42 not found"],
+  ])("reads %s as empty", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("empty");
+  });
+
+  it.each([
+    ["No errors found", "No errors found"],
+    ["No changes detected", "No changes detected."],
+    ["a status line", "Deployment billing-api: 3/3 replicas available"],
+  ])("does not read %s as empty: it reports a success", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("ok");
+  });
+});
+
+describe("transient failures earn retries", () => {
+  const rates = { tool: "http_get", args: { url: "https://api.exchange.example/v2/latest" } };
+  const transient: CallSpec[] = [
+    { ...rates, result: { error: { code: 429, message: "Too Many Requests" } } },
+    { ...rates, result: "HTTP/1.1 503 Service Unavailable" },
+    { ...rates, error: "Error: connect ETIMEDOUT 203.0.113.40:443" },
+  ];
+
+  it("lets the fourth identical attempt run after three transient failures", () => {
+    expect(blocked([...transient, rates])).toBe(false);
+  });
+
+  it("stops the fifth attempt after four transient failures", () => {
+    expect(findingOf(decideOn([...transient, { ...rates, error: "socket hang up" }, rates]), "no_progress")?.severity).toBe("block");
+  });
+
+  it("stops the third identical attempt after two permanent failures", () => {
+    const missing = { tool: "get_customer", args: { id: "cus_9" }, result: { error: "No such customer: cus_9", status: 404 } };
+    expect(blocked([missing, missing, { tool: missing.tool, args: missing.args }])).toBe(true);
+    const invalid = { tool: "create_issue", args: { title: "" }, error: "ValidationError: title must not be empty" };
+    expect(blocked([invalid, invalid, { tool: invalid.tool, args: invalid.args }])).toBe(true);
+  });
+});
+
+describe("polling is judged by time as well as count", () => {
+  const status = (at: number, state = "running"): CallSpec => ({ tool: "get_job", args: { job_id: "exp-17" }, result: { id: "exp-17", status: state, progress: 40 }, at });
+
+  it("lets a job that takes a few minutes be polled every few seconds", () => {
+    const polls = Array.from({ length: 36 }, (_, i) => status(i * 5));
+    expect(blocked([...polls, { tool: "get_job", args: { job_id: "exp-17" }, at: 36 * 5 }])).toBe(false);
+  });
+
+  it("stops a poll whose status has not moved past the time budget (five minutes, or twenty intervals)", () => {
+    const polls = Array.from({ length: 31 }, (_, i) => status(i * 10));
+    expect(findingOf(decideOn([...polls, { tool: "get_job", args: { job_id: "exp-17" }, at: 31 * 10 }]), "stuck_poll")?.severity).toBe("block");
+    // Every 30 s: the budget is twenty intervals (ten minutes), so the poll at 9.5 min runs and the one at 10 min does not.
+    const slow = Array.from({ length: 19 }, (_, i) => status(i * 30));
+    expect(severity(decideOn([...slow, { tool: "get_job", args: { job_id: "exp-17" }, at: 19 * 30 }]), "stuck_poll")).not.toBe("block");
+    expect(severity(decideOn([...slow, status(570), { tool: "get_job", args: { job_id: "exp-17" }, at: 20 * 30 }]), "stuck_poll")).toBe("block");
+  });
+
+  it("counts the wait a poll asks for: long waits get more time, but not forever", () => {
+    const waited = (n: number) =>
+      Array.from({ length: n }, (_, i): CallSpec => ({ tool: "wait_for_run", args: { run_id: "r1", wait_seconds: 60 }, result: { run_id: "r1", state: "queued" }, at: i * 5 }));
+    expect(blocked(waited(12))).toBe(false);
+    expect(severity(decideOn(waited(24)), "stuck_poll")).toBe("block");
+  });
+
+  it("judges a command runner by what it returns: `sleep 30 && gh run view` is a poll", () => {
+    const ci = (i: number): CallSpec => ({ tool: "bash", args: { command: "sleep 30 && gh run view 9125 --json status" }, result: '{"status":"in_progress"}', at: i * 32 });
+    expect(blocked(Array.from({ length: 17 }, (_, i) => ci(i)))).toBe(false);
+    const ls = (i: number): CallSpec => ({ tool: "bash", args: { command: "ls build/" }, result: "app.js\napp.css", at: i * 5 });
+    expect(blocked([ls(0), ls(1), ls(2), { tool: "bash", args: { command: "ls build/" }, at: 15 }])).toBe(true);
+  });
+});
+
+describe("identifier variants and rewordings are one request", () => {
+  const order = (id: string, out?: string): CallSpec => ({ tool: "get_order", args: { order_id: id }, ...(out ? { out } : {}) });
+
+  it("stops variants of one order id that keep missing", () => {
+    expect(findingOf(decideOn([order("ORD-42", "empty"), order("ord_42", "empty"), order("ORD 0042")]), "semantic_stutter")?.severity).toBe("block");
+  });
+
+  it("lets different order ids through, each missing", () => {
+    expect(blocked([order("ORD-42", "empty"), order("ORD-43", "empty"), order("ORD-44")])).toBe(false);
+  });
+
+  it("stops a reworded search that keeps coming back empty, and spares a search for another place", () => {
+    const search = (query: string, out?: string): CallSpec => ({ tool: "web_search", args: { query }, ...(out ? { out } : {}) });
+    expect(blocked([search("weather in Paris today", "empty"), search("Paris weather today?", "empty"), search("today's weather, Paris")])).toBe(true);
+    expect(blocked([search("weather in Paris", "empty"), search("weather in Lyon", "empty"), search("weather in Nice")])).toBe(false);
+  });
+});
+
+describe("flailing", () => {
+  const jql = (q: string, out = "empty"): CallSpec => ({ tool: "jira_search", args: { jql: q }, out });
+  const queries = ["summary ~ refund", "text ~ timeout", "labels = payments", "component = Billing", "project = PAY", "status = Open"];
+
+  it("stops many different queries to one tool that all come back empty", () => {
+    const decision = decideOn([...queries.slice(0, 5).map((q) => jql(q)), { tool: "jira_search", args: { jql: queries[5] } }]);
+    expect(findingOf(decision, "flailing")).toMatchObject({ severity: "block", count: 6 });
+  });
+
+  it("lets distinct lookups that each miss a few times through", () => {
+    const crm = (name: string, out = "empty"): CallSpec => ({ tool: "crm_find", args: { name }, out });
+    const specs = [crm("Nordwind GmbH"), crm("Nordwind Handels", "hit-1"), crm("Kestrel"), crm("Kestrel Laboratories"), crm("Kestrel Labs Inc", "hit-2"), crm("Ortega and Sons")];
+    expect(blocked([...specs, { tool: "crm_find", args: { name: "Ortega & Sons Ltd" } }])).toBe(false);
+  });
+});
+
+describe("automated continuation turns", () => {
+  const failing = (run: string): CallSpec => ({ tool: "deploy", args: { service: "billing", ref: "v2.14" }, error: "manifest unknown", run });
+
+  it("stops the same failing call brought back in turn after turn, at its own higher level", () => {
+    const turns = ["r1", "r2", "r3"].map(failing);
+    expect(severity(decideOn([...turns, { tool: "deploy", args: failing("r4").args, run: "r4" }]), "session_repeat")).toBe("block");
+    expect(severity(decideOn([...turns.slice(0, 2), { tool: "deploy", args: failing("r3").args, run: "r3" }]), "session_repeat")).toBe("warn");
+  });
+
+  it("lets a call that failed in earlier turns run again once it has worked", () => {
+    const worked: CallSpec = { tool: "deploy", args: failing("r3").args, result: { status: "deployed" }, run: "r3" };
+    expect(blocked([failing("r1"), failing("r2"), worked, { tool: "deploy", args: worked.args, run: "r4" }])).toBe(false);
+  });
+});
