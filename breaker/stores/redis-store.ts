@@ -47,7 +47,7 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** After Redis fails, how long to answer by the fail mode without trying it. Default 1,000 ms. */
   retryAfterMs?: number;
-  /** Receives the store's events (fallbacks), as does every breaker built on the store. */
+  /** Receives the store's events (one `outage` and one `recovered` per outage, a `fallback` per operation served from memory). */
   onEvent?: (event: StoreEvent) => void;
 }
 
