@@ -10,6 +10,7 @@ import type { PolicyInput } from "../../breaker/policy.js";
 import { MemoryStore } from "../../breaker/stores/memory-store.js";
 import type { RedisStore } from "../../breaker/stores/redis-store.js";
 import type { CallCompletion, ToolCallRequest, ToolOutcome } from "../../breaker/types.js";
+import { reportFigures } from "../reliability/support/figures.js";
 import { describeRedis, standaloneRedis, startRedisCluster, uniquePrefix } from "../support/redis-server.js";
 import type { WorkerVerdict } from "./redis-worker.js";
 import { sleep, TestStores } from "./redis-test-stores.js";
@@ -172,8 +173,13 @@ function linearizabilitySuite(label: string, start: () => Promise<{ url: string;
       // The case this is about happened, many times: a call refused because another process's earlier call opened the circuit.
       expect(refusedAfterAnotherProcessOpened).toBeGreaterThan(20);
       expect(closedAfterExpiry).toBeGreaterThan(0);
-      console.log(
-        `[reliability] linearizability ${label}: ${compared} verdicts from ${PROCESSES} processes on ${SESSIONS} sessions equal the sequential replay; ` +
+      reportFigures(
+        {
+          section: "linearizability",
+          scenario: label,
+          figures: { processes: PROCESSES, sessions: SESSIONS, waves: wave, verdicts: compared, differences: 0, refusedAfterAnotherProcessOpened, closedAfterExpiry, resetSessions: reset.length },
+        },
+        `linearizability ${label}: ${compared} verdicts from ${PROCESSES} processes on ${SESSIONS} sessions equal the sequential replay; ` +
           `${refusedAfterAnotherProcessOpened} refused after another process's call opened the circuit, ${closedAfterExpiry} admitted again after OPEN expired`,
       );
     });
