@@ -159,8 +159,8 @@ export function decodeSession(reply: unknown, held?: HeldSession, batch: readonl
   if (same && sent.from === held.done) {
     reports = sent.reports.length === 0 ? held.reports : [...held.reports, ...sent.reports];
     // Held calls carry the held reports already; entries sent afresh get them too, then all get the new ones.
-    if (base.length > 0) withOutcomes(calls, held.reports, held.last + 1);
-    else withOutcomes(calls, held.reports);
+    if (base.length === 0) withOutcomes(calls, held.reports);
+    else if (end > HEADER) withOutcomes(calls, held.reports, held.last + 1);
     withOutcomes(calls, sent.reports);
   } else {
     reports = sent.reports;
@@ -200,7 +200,8 @@ export function decodeSession(reply: unknown, held?: HeldSession, batch: readonl
       epoch,
       calls: keptCalls,
       last: totalCalls,
-      reports: keptCalls === calls ? reports : reports.filter((r) => r.step >= first),
+      // Reports of calls no longer held are dropped once they outnumber the calls (not on every trim).
+      reports: reports.length > 2 * keptCalls.length ? reports.filter((r) => r.step >= first) : reports,
       done,
     },
   };

@@ -99,6 +99,14 @@ local function claimed(m, decided, total, epoch, run, asOf, through)
   end
   return decided
 end
+-- The session's counters once the caller's claim (ARGV[a] .. ARGV[a + 3]) is applied:
+-- total, the stored and the new decided mark, and the first step the list holds.
+local function counters(m, a)
+  local total = tonumber(m[TOTAL]) or 0
+  local storedDecided = tonumber(m[DECIDED]) or 0
+  local decided = claimed(m, storedDecided, total, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
+  return total, storedDecided, decided, total - redis.call('LLEN', KEYS[2]) + 1
+end
 -- The outcome reports after the client's knownDone, or all of them when it holds too little.
 local function reportsSince(m, knownEpoch, knownDone, done)
   knownDone = tonumber(knownDone) or -1
@@ -137,13 +145,10 @@ if not m[EPOCH] then
   m[EPOCH] = t[1] .. '.' .. t[2]
   append(writes, { 'epoch', m[EPOCH], 'sid', sid })
 end
-local total = tonumber(m[TOTAL]) or 0
 local asOf = tonumber(m[AS_OF]) or 0
 local runStart = tonumber(m[RUN_START]) or 1
-local storedDecided = tonumber(m[DECIDED]) or 0
-local decided = claimed(m, storedDecided, total, ARGV[7], ARGV[8], ARGV[9], ARGV[10])
-local len = redis.call('LLEN', KEYS[2])
-local first = total - len + 1
+local total, storedDecided, decided, first = counters(m, 7)
+local len = total - first + 1
 local from, entries
 if m[EPOCH] == knownEpoch and knownLast >= first - 1 and knownLast <= total then
   from = knownLast + 1
@@ -223,12 +228,8 @@ if not m[EPOCH] then
   append(out, results)
   return out
 end
-local total = tonumber(m[TOTAL]) or 0
 local done = tonumber(m[DONE]) or 0
-local storedDecided = tonumber(m[DECIDED]) or 0
-local decided = claimed(m, storedDecided, total, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
-local len = redis.call('LLEN', KEYS[2])
-local first = total - len + 1
+local total, storedDecided, decided, first = counters(m, 6)
 local visibleFrom = math.max(first, total - maxEntries + 1)
 local entries
 local added = {}
@@ -313,11 +314,11 @@ function script(name: string, body: string, sha1: string): RedisScript {
  */
 export const REDIS_SCRIPTS = {
   /** Idempotent batch append: claim, run rollover, steps, server TIME, usage, trim, TTL; replies with what the caller lacks. */
-  record: script("breakerRecord", RECORD, "252cdec0a545ef4613b564e9b996cab8bc565090"),
+  record: script("breakerRecord", RECORD, "ccfc6e456fd0e547a786a6cb621c120fc0092e0a"),
   /** Attach outcomes to the calls with these ids, if still in the window, and log them. */
-  complete: script("breakerComplete", COMPLETE, "d90f91a0cf792561dd1670c68bc0b114845b36b0"),
+  complete: script("breakerComplete", COMPLETE, "72b9a426ac7190277a6da574668a7cfc07257b2c"),
   /** Store a circuit unless the stored one belongs to another run or epoch or covers a later step. */
-  transition: script("breakerTransition", TRANSITION, "dbde01214fb017529e182f56c5e76ce8576196c8"),
+  transition: script("breakerTransition", TRANSITION, "b845d2a8d2c0955f3848a496d71661c121ac87bb"),
   /** The whole session in one consistent read. */
-  snapshot: script("breakerSnapshot", SNAPSHOT, "c3ee49b85310c550ebfa63cfdf6f33be50c5384a"),
+  snapshot: script("breakerSnapshot", SNAPSHOT, "dfb92ae5f3f98adafe4935d049e13026dc7873da"),
 } as const satisfies Record<string, RedisScript>;

@@ -342,17 +342,23 @@ export function storeContract(harness: StoreHarness): void {
     expect((await breaker.inspect("s1")).circuit).toMatchObject({ state: "OPEN", asOf: 3 });
   });
 
-  it("refuses every call recorded after the one that opened the circuit, however the checks interleave", async () => {
-    const breaker = createBreaker({ store, policy: { detectors: { identical_repeat: { warn: 2, block: 3 } } } });
+  it("refuses every call recorded after the one that opened the circuit, while the checks are all in flight", async () => {
+    const policy = { detectors: { identical_repeat: { warn: 2, block: 3 } } };
+    const breaker = createBreaker({ store, policy });
+    // Connected (and a Cluster's slots known) first, so the calls below reach the store in the order they are made.
+    await breaker.check("s1", { id: "first", name: "lookup", args: { n: -1 } });
     const requests: ToolCallRequest[] = ["a", "b", "c"].map((id) => ({ id, name: "search", args: { q: 1 } }));
     for (let i = 0; i < 5; i++) requests.push({ id: `other-${i}`, name: "lookup", args: { n: i } });
     const verdicts = await Promise.all(requests.map((r) => breaker.check("s1", r)));
-    // Whichever order the store gave them, the third identical call opens the circuit and every later step is refused.
+    // Whatever order the store gave them, every verdict is the one a sequential replay in that order gives.
+    const replay = createBreaker({ policy });
     const byStep = [...verdicts].sort((a, b) => a.step - b.step);
-    const opening = byStep.filter((v) => ["a", "b", "c"].includes(v.callId))[2]!.step;
-    expect(byStep.map((v) => v.allowed)).toEqual(byStep.map((v) => v.step < opening));
-    const refused = byStep.filter((v) => v.step >= opening);
-    expect(refused.every((v) => v.state === "OPEN" && v.findings[0]?.detector === "identical_repeat" && v.findings[0].steps.at(-1) === opening)).toBe(true);
+    await replay.check("s1", { id: "first", name: "lookup", args: { n: -1 } });
+    const shape = (v: Verdict) => [v.step, v.state, v.allowed, v.findings.map((f) => [f.detector, f.steps])];
+    for (const v of byStep) expect(shape(v)).toEqual(shape(await replay.check("s1", requests.find((r) => r.id === v.callId)!)));
+    // In call order the third identical call opens the circuit, and the distinct calls after it are refused for it.
+    expect(verdicts.map((v) => v.allowed)).toEqual([true, true, false, false, false, false, false, false]);
+    expect(verdicts.slice(3).every((v) => v.findings[0]?.detector === "identical_repeat" && v.findings[0].steps.at(-1) === verdicts[2]!.step)).toBe(true);
   });
 
   it("completes a batch of outcomes, which later checks see", async () => {
