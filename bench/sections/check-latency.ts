@@ -1,3 +1,4 @@
+import os from "node:os";
 import type { Redis } from "ioredis";
 import { createBreaker, MemoryStore, RedisStore, type Breaker } from "../../breaker/index.js";
 import { rateLimiterChecker } from "../baselines/rate-limiter-checker.js";
@@ -60,6 +61,30 @@ async function scriptServerTime(client: Redis, workload: CheckWorkload): Promise
   await workload.afterBatch?.();
   const line = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(stats);
   return line ? Number(line[2]) / Number(line[1]) : Number.NaN;
+}
+
+const CPU_BATCHES = 60;
+
+/**
+ * Where a concurrent check's CPU goes: this process's CPU (user + system) per
+ * check, and Redis' own time per check (INFO commandstats, every command),
+ * over a few more batches run alone. When both compete for the same cores,
+ * their sum bounds the throughput.
+ */
+async function cpuPerCheck(client: Redis, workload: CheckWorkload): Promise<{ nodeUs: number; redisUs: number }> {
+  await client.config("RESETSTAT");
+  const before = process.cpuUsage();
+  const lanes = Array.from({ length: workload.concurrency }, (_, lane) => lane);
+  for (let b = 0; b < CPU_BATCHES; b++) {
+    await Promise.all(lanes.map((lane) => workload.op(lane)));
+    await workload.afterBatch?.();
+  }
+  const used = process.cpuUsage(before);
+  const stats = await client.info("commandstats");
+  let redisUs = 0;
+  for (const [, name, usec] of stats.matchAll(/^cmdstat_([^:]+):calls=\d+,usec=(\d+)/gm)) if (!/^(info|config)/.test(name!)) redisUs += Number(usec);
+  const checks = CPU_BATCHES * workload.concurrency;
+  return { nodeUs: (used.user + used.system) / checks, redisUs: redisUs / checks };
 }
 
 const p50s = (m: Measured) => m.reps.map((r) => r.p50Us);
@@ -125,6 +150,12 @@ export const checkLatencySection: Section = {
       const scriptUs = await scriptServerTime(client, recordOnly);
       const batchScriptUs = await scriptServerTime(client, batch);
       const rlfScriptUs = await scriptServerTime(client, rlfSeq!);
+      // Outcomes are reported between batches here too (untimed above): they count, as they would in an agent.
+      const cpu = {
+        memory: await cpuPerCheck(client, memoryConcurrent!),
+        redis: await cpuPerCheck(client, redisConcurrent!),
+        rateLimiter: await cpuPerCheck(client, rlfConcurrent!),
+      };
       const byId = new Map(measured.map((m) => [m.id, m]));
       const get = (id: string): Measured => byId.get(id)!;
       const p50 = (id: string): number => get(id).p50Us.median;
@@ -192,6 +223,7 @@ export const checkLatencySection: Section = {
           `Sequential rows take turns over ${CONCURRENT_SESSIONS} sessions; concurrent rows check one call in each of ${CONCURRENT_SESSIONS} sessions at once, latency counted from issue to answer. RedisStore runs with failMode "closed", so a Redis failure would show up as an error, not as an in-memory answer. rate-limiter-flexible runs RateLimiterRedis.consume (its INCRBY + PTTL script) on its own ioredis client to the same Redis, with a limit no run reaches.`,
           `Where a RedisStore check's time goes (sequential p50s): a PING round trip takes ${num(p50("ping-seq"))} µs; the record round trip alone ${num(p50("redis-record-seq"))} µs, of which Redis spends ${num(scriptUs)} µs running the record script (INFO commandstats over ${SCRIPT_SAMPLE} records, window ${policy.windowSize}; rate-limiter-flexible's script: ${num(rlfScriptUs)} µs); the in-process work of a check (a MemoryStore check: canonical arguments, every detector, the verdict) ${num(p50("memory-seq"))} µs; the whole check ${num(p50("redis-seq"))} µs.`,
           `The floor those parts add up to (round trip + record script + in-process check) is ${num(floorUs)} µs, ${(floorUs / p50("ping-seq")).toFixed(2)}x PING; the measured check is ${(p50("redis-seq") / floorUs).toFixed(2)}x that floor. A check cannot come under the floor without a shorter script or less work in process; across a real network the round trip dominates: by arithmetic (not measured here), adding a 500 µs RTT to both sides would put a RedisStore check near ${((500 + p50("redis-seq")) / (500 + p50("ping-seq"))).toFixed(2)}x PING.`,
+          `Where a concurrent check's CPU goes (${CPU_BATCHES} batches of ${CONCURRENT_SESSIONS} run alone after the measurement, outcomes reported between batches): this process spends ${num(cpu.memory.nodeUs)} µs per MemoryStore check, ${num(cpu.redis.nodeUs)} µs per RedisStore check (of which the round trip's client side and the replay) and ${num(cpu.rateLimiter.nodeUs)} µs per rate-limiter-flexible consume; Redis spends ${num(cpu.redis.redisUs)} µs per RedisStore check and completion and ${num(cpu.rateLimiter.redisUs)} µs per consume. While the benchmark, Redis and the rest of the machine share its ${os.cpus().length} cores, the concurrent ratio to MemoryStore cannot exceed about ${(cpu.memory.nodeUs / (cpu.redis.nodeUs + cpu.redis.redisUs)).toFixed(2)}x (MemoryStore's CPU per check over the RedisStore check's CPU on both sides); with a core free for Redis, about ${(cpu.memory.nodeUs / cpu.redis.nodeUs).toFixed(2)}x.`,
           `A batch of ${BATCH_CALLS} is one script call (${num(batchScriptUs)} µs in Redis for the ${BATCH_CALLS} appends) and ${BATCH_CALLS} decisions in process, each call seeing the earlier ones as running: the extra ${BATCH_CALLS - 1} decisions (about ${num(p50("memory-seq"))} µs each, less the per-check overhead) are what it costs beyond a single check.`,
           storeErrors.length === 0
             ? "No store errors during the run."
@@ -208,6 +240,7 @@ export const checkLatencySection: Section = {
           recordScriptServerUs: scriptUs,
           batchScriptServerUs: batchScriptUs,
           rateLimiterScriptServerUs: rlfScriptUs,
+          cpuPerConcurrentCheck: cpu,
           floorUs,
           states,
           storeErrors: storeErrors.length,
