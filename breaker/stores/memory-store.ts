@@ -197,8 +197,16 @@ export class MemoryStore implements BreakerStore {
       session.reports.push({ step: call.step, seq: session.totalCalls, outcome: { ...outcome } });
       return true;
     });
-    const excess = session.reports.length - reportCap(windowSize);
-    if (excess > 0) session.reports.splice(0, excess);
+    const added = applied.filter(Boolean).length;
+    if (added > 0) {
+      const excess = session.reports.length - reportCap(windowSize);
+      if (excess > 0) session.reports.splice(0, excess);
+      // As the Redis log does: reports of calls no longer held go from the head, a few at most.
+      const first = session.calls[0]?.step ?? 1;
+      let stale = 0;
+      while (stale < added + 2 && stale < session.reports.length && session.reports[stale]!.step < first) stale++;
+      if (stale > 0) session.reports.splice(0, stale);
+    }
     if (applied.some(Boolean) || claim) this.touch(sessionId, session, now, limits);
     return applied;
   }

@@ -27,7 +27,8 @@ export interface RedisScript {
 // needs (see keepFrom in store.ts), at most 2 * max in all.
 //
 // The outcome log is a list of "step,seq,<outcome JSON>" in the order the
-// outcomes were applied (seq = total at that moment), the last 2 * max.
+// outcomes were applied (seq = total at that moment): reports of calls the
+// list still holds, at most 2 * max.
 //
 // Reply of record and snapshot: one flat RESP array (never a JSON document,
 // so entries are not escaped twice), decoded by redis-codec.ts:
@@ -257,6 +258,13 @@ local writes = {}
 if #added > 0 then
   push(KEYS[3], added)
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[3]), -1)
+  -- Reports of calls the list no longer holds are of no use: drop them from the head (the log is
+  -- nearly in step order, so a few at most; the count cap above bounds whatever is left).
+  for _ = 1, #added + 2 do
+    local head = redis.call('LINDEX', KEYS[3], 0)
+    if not head or tonumber(string.match(head, '^(%d+),')) >= first then break end
+    redis.call('LPOP', KEYS[3])
+  end
   append(writes, { 'done', done + #added })
 end
 if decided ~= storedDecided then append(writes, { 'decided', decided }) end
@@ -316,7 +324,7 @@ export const REDIS_SCRIPTS = {
   /** Idempotent batch append: claim, run rollover, steps, server TIME, usage, trim, TTL; replies with what the caller lacks. */
   record: script("breakerRecord", RECORD, "ccfc6e456fd0e547a786a6cb621c120fc0092e0a"),
   /** Attach outcomes to the calls with these ids, if still in the window, and log them. */
-  complete: script("breakerComplete", COMPLETE, "72b9a426ac7190277a6da574668a7cfc07257b2c"),
+  complete: script("breakerComplete", COMPLETE, "e925e141ddebacd611f54fba148830eb7902938d"),
   /** Store a circuit unless the stored one belongs to another run or epoch or covers a later step. */
   transition: script("breakerTransition", TRANSITION, "b845d2a8d2c0955f3848a496d71661c121ac87bb"),
   /** The whole session in one consistent read. */
