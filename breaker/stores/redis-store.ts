@@ -9,21 +9,8 @@ import { connectRedis, describeClient, redactUrl, urlSecrets, withTimeout, type 
 import { RedisGuard, type RedisFailMode } from "./redis-fail-mode.js";
 import { assertRedisPrefix, DEFAULT_REDIS_PREFIX, metaKeyPattern, sessionKeys, type SessionKeys } from "./redis-keys.js";
 import { REDIS_SCRIPTS } from "./redis-scripts.js";
-import {
-  copyCall,
-  recordResultOf,
-  reportCap,
-  windowSizeOf,
-  type BatchRecord,
-  type BreakerStore,
-  type CircuitClaim,
-  type Completion,
-  type NewCall,
-  type RecordResult,
-  type StoreEvent,
-  type StoreLimits,
-  type TransitionPosition,
-} from "./store.js";
+import { copyCall, recordResultOf, reportCap, windowSizeOf } from "./store.js";
+import type { BatchRecord, BreakerStore, CircuitClaim, Completion, NewCall, RecordResult, StoreEvent, StoreLimits, TransitionPosition } from "./store.js";
 
 export type { RedisFailMode } from "./redis-fail-mode.js";
 
