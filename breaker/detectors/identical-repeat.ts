@@ -39,7 +39,7 @@ export const identicalRepeat: Detector = {
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${times(steps.length)} with the same arguments and no result in between` +
+      `${candidate.tool} was called ${times(steps.length)} with the same arguments and nothing new to show for it` +
       (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
     );
   },
