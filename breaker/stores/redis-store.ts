@@ -1,11 +1,10 @@
 import type { ConnectionOptions } from "node:tls";
-import { Cluster } from "ioredis";
 import { BreakerError } from "../errors.js";
 import type { CircuitRecord, SessionSnapshot, ToolOutcome } from "../types.js";
 import { MemoryStore } from "./memory-store.js";
 import { BoundedCache } from "../bounded-cache.js";
 import { decodeReports, decodeSession, encodeCall, encodeOutcome, idPrefix, mergeReports, type HeldSession } from "./redis-codec.js";
-import { connectRedis, describeClient, redactUrl, urlSecrets, withTimeout, type RedisClient } from "./redis-connection.js";
+import { connectRedis, describeClient, isCluster, redactUrl, urlSecrets, withTimeout, type RedisClient } from "./redis-connection.js";
 import { RedisGuard, type RedisFailMode } from "./redis-fail-mode.js";
 import { assertRedisPrefix, DEFAULT_REDIS_PREFIX, metaKeyPattern, sessionKeys, type SessionKeys } from "./redis-keys.js";
 import { REDIS_SCRIPTS } from "./redis-scripts.js";
@@ -275,7 +274,7 @@ export class RedisStore implements BreakerStore {
       "sessions",
       undefined,
       async () => {
-        const nodes = this.client instanceof Cluster ? this.client.nodes("master") : [this.client];
+        const nodes = isCluster(this.client) ? this.client.nodes("master") : [this.client];
         const keys = new Set<string>();
         for (const node of nodes) {
           for await (const batch of node.scanStream({ match: metaKeyPattern(this.prefix), count: 1_000 })) {
