@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { BoundedCache } from "./bounded-cache.js";
 import { canonicalArgs, clipCanonical, hashText } from "./canonical.js";
+import { liveCircuit, replayCircuit, windowAt, type Replay, type ReplayStart } from "./circuit-replay.js";
 import { priceUsage } from "./cost.js";
 import { decide, type Decision } from "./decide.js";
 import { BreakerError } from "./errors.js";
@@ -8,7 +10,17 @@ import { summarizeOutcome, type RawOutcome } from "./outcome.js";
 import { parsePolicy, type Policy, type PolicyInput } from "./policy.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { instrument, type TelemetryOptions } from "./telemetry/instrument.js";
-import { freshCircuit, noUsage, type BreakerStore, type RecordResult, type StoreLimits } from "./stores/store.js";
+import {
+  freshCircuit,
+  noUsage,
+  type BatchRecord,
+  type BreakerStore,
+  type CircuitClaim,
+  type Completion,
+  type NewCall,
+  type StoreEvent,
+  type StoreLimits,
+} from "./stores/store.js";
 import type { CallCompletion, CircuitRecord, Finding, SessionSnapshot, ToolCallRequest, ToolOutcome, Verdict } from "./types.js";
 
 /** How to build a breaker: where sessions live and which policy judges them. */
@@ -45,12 +57,38 @@ export interface Breaker extends Pick<BreakerEmitter, "on"> {
 /** Longest session id accepted; stores hash ids, this only bounds the work. */
 export const MAX_SESSION_ID_LENGTH = 16_384;
 
+// Sessions whose latest replayed circuit a breaker remembers (per generation of its cache).
+const KNOWN_SESSIONS = 4_096;
+
+// Store events a breaker forwards, and the breaker events they become.
+const STORE_EVENTS: readonly BreakerEventName[] = ["storeError", "storeOutage", "storeRecovered"];
+
+/**
+ * The latest circuit this breaker replayed for a session: where the next
+ * replay can start, and the claim it can hand the store on its next call.
+ */
+interface KnownCircuit {
+  epoch: string;
+  circuit: CircuitRecord;
+  through: number;
+  /** The store's decided mark is at least this (so claims up to it are not sent again). */
+  acknowledged: number;
+  /** The circuit this breaker wrote (or is writing) in this epoch, so concurrent checks write it once. */
+  written?: CircuitRecord;
+}
+
 function assertSessionId(sessionId: unknown): asserts sessionId is string {
   if (typeof sessionId !== "string" || sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) {
     throw new BreakerError(
       "INVALID_SESSION_ID",
       `Session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters.`,
     );
+  }
+}
+
+function assertCall(call: ToolCallRequest): void {
+  if (!call || typeof call.name !== "string" || call.name.length === 0) {
+    throw new BreakerError("INVALID_CALL", "A tool call needs a non-empty string `name`.");
   }
 }
 
@@ -81,6 +119,21 @@ function verdictOf(call: ToolCallRequest, step: number, decision: Decision): Ver
 // The listeners and telemetry of every breaker createBreaker made, so deriveBreaker can share them.
 const sharedOf = new WeakMap<Breaker, { events: BreakerEmitter; telemetry: BreakerOptions["telemetry"] }>();
 
+const runOf = (call: ToolCallRequest): string => (call.run === undefined ? "default" : String(call.run));
+
+// Consecutive calls of one run: a batch spanning runs is recorded run by run.
+function byRun(calls: readonly ToolCallRequest[]): ToolCallRequest[][] {
+  const groups: ToolCallRequest[][] = [];
+  for (const call of calls) {
+    const last = groups.at(-1);
+    if (last && runOf(last[0]!) === runOf(call)) last.push(call);
+    else groups.push([call]);
+  }
+  return groups;
+}
+
+const sameCircuit = (a: CircuitRecord | undefined, b: CircuitRecord): boolean => a !== undefined && a.asOf === b.asOf && a.run === b.run;
+
 /** Create a breaker over a store and a policy. */
 export function createBreaker(options: BreakerOptions = {}): Breaker {
   return buildBreaker(options, new BreakerEmitter());
@@ -104,140 +157,200 @@ export function deriveBreaker(base: Breaker, policy: PolicyInput | Policy): Brea
 function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker {
   const policy = parsePolicy(options.policy ?? {});
   const store: BreakerStore = options.store ?? new MemoryStore();
+  const known = new BoundedCache<string, KnownCircuit>(KNOWN_SESSIONS);
+  const limits: StoreLimits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
+
   // A store that degrades on its own (Redis down, served from memory) reports
-  // it as a store error. Subscribed only while someone listens, so breakers
-  // built and dropped over one long-lived store leave no listeners behind.
+  // it; subscribed only while someone listens, so breakers built and dropped
+  // over one long-lived store leave no listeners behind.
   let unsubscribeStore: (() => void) | undefined;
+  const forward = (event: StoreEvent): void => {
+    if (event.type === "fallback") events.emit("storeError", { sessionId: event.sessionId ?? "", error: event.error, action: "fallback" });
+    else if (event.type === "outage") events.emit("storeOutage", { operation: event.operation, error: event.error, failMode: event.failMode });
+    else events.emit("storeRecovered", { operation: event.operation, downMs: event.downMs, failedOperations: event.failedOperations });
+  };
   function on<K extends BreakerEventName>(name: K, listener: BreakerListener<K>): () => void {
     const off = events.on(name, listener);
-    if (name === "storeError" && !unsubscribeStore) {
-      unsubscribeStore = store.subscribe?.((event) =>
-        events.emit("storeError", { sessionId: event.sessionId ?? "", error: event.error, action: "fallback" }),
-      );
-    }
+    if (STORE_EVENTS.includes(name) && !unsubscribeStore) unsubscribeStore = store.subscribe?.(forward);
     return () => {
       off();
-      if (name === "storeError" && events.listenerCount("storeError") === 0) {
+      if (STORE_EVENTS.every((n) => events.listenerCount(n) === 0)) {
         unsubscribeStore?.();
         unsubscribeStore = undefined;
       }
     };
   }
-  const limits: StoreLimits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
 
-  // The circuit a fresh decision starts from: an expired OPEN gives the loop
-  // detectors a clean slate (since = the step before this call).
-  function liveCircuit(result: RecordResult): { circuit: CircuitRecord; expired: boolean } {
-    const { circuit, now, record } = result;
-    if (circuit.state === "OPEN" && circuit.openUntil <= now && circuit.asOf < record.step) {
-      return { circuit: { ...circuit, state: "CLOSED", openUntil: 0, since: record.step - 1, findings: [] }, expired: true };
-    }
-    return { circuit, expired: false };
-  }
-
-  async function persist(sessionId: string, circuit: CircuitRecord): Promise<void> {
-    try {
-      await store.transition(sessionId, circuit, limits);
-    } catch (error) {
-      // The verdict stands; the next check recomputes the same state from the window.
-      events.emit("storeError", { sessionId, error: error as Error, action: "ignored" });
-    }
-  }
-
-  async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
-    assertSessionId(sessionId);
-    if (!call || typeof call.name !== "string" || call.name.length === 0) {
-      throw new BreakerError("INVALID_CALL", "A tool call needs a non-empty string `name`.");
-    }
-    // A call without an id cannot be deduplicated; give it one rather than refuse it.
-    const request: ToolCallRequest = typeof call.id === "string" && call.id ? call : { ...call, id: `anon-${randomUUID()}` };
+  function newCallOf(request: ToolCallRequest): NewCall {
     const canonical = canonicalArgs(request.args);
-    let result: RecordResult;
-    try {
-      result = await store.record(
-        sessionId,
-        {
-          id: request.id,
-          tool: request.name,
-          args: clipCanonical(canonical),
-          argsHash: hashText(canonical),
-          run: request.run ?? "default",
-          usage: priceUsage(request.usage, policy),
-        },
-        limits,
-      );
-    } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      events.emit("storeError", { sessionId, error: err, action: "blocked" });
-      const finding: Finding = {
-        detector: "store_unavailable",
-        scope: "session",
-        severity: "block",
-        message: `The breaker's store is unavailable (${err.message}); calls are refused until it recovers.`,
-        steps: [],
-      };
-      return verdictOf(request, 0, { state: "OPEN", findings: [finding] });
-    }
-
-    const { record, now } = result;
-    const stored = result.circuit;
-    if (result.duplicate) {
-      // A re-run of the same check: same answer, no new transition.
-      if (stored.state === "OPEN" && stored.asOf <= record.step) {
-        return verdictOf(request, record.step, { state: "OPEN", findings: stored.findings });
-      }
-      return verdictOf(request, record.step, decide({ ...result, policy, circuit: stored }));
-    }
-    const { circuit, expired } = liveCircuit(result);
-    if (circuit.state === "OPEN") {
-      const verdict = verdictOf(request, record.step, { state: "OPEN", findings: circuit.findings });
-      events.emit("reject", { sessionId, verdict });
-      return verdict;
-    }
-
-    const decision = decide({ ...result, circuit, policy });
-    const verdict = verdictOf(request, record.step, decision);
-    if (decision.state !== circuit.state || expired) {
-      await persist(sessionId, {
-        ...circuit,
-        state: decision.state,
-        openUntil: decision.state === "OPEN" ? now + policy.openSeconds * 1_000 : 0,
-        findings: decision.findings,
-        asOf: record.step,
-      });
-      if (decision.state === "OPEN") events.emit("open", { sessionId, verdict });
-      else if (decision.state === "HALF_OPEN") events.emit("halfOpen", { sessionId, verdict });
-      else events.emit("close", { sessionId, step: record.step });
-    }
-    if (!verdict.allowed) events.emit("reject", { sessionId, verdict });
-    return verdict;
+    const call: NewCall = {
+      id: request.id,
+      tool: request.name,
+      args: clipCanonical(canonical),
+      argsHash: hashText(canonical),
+      // A run is an id: whatever a caller passes, it is compared (and stored) as a string.
+      run: runOf(request),
+    };
+    const usage = priceUsage(request.usage, policy);
+    if (usage) call.usage = usage;
+    return call;
   }
 
-  async function complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void> {
-    assertSessionId(sessionId);
-    if (typeof callId !== "string" || outcome === null || typeof outcome !== "object") {
-      throw new BreakerError(
-        "INVALID_CALL",
-        "complete() needs the call id the call was checked with and an outcome object: a ToolOutcome, or { output } / { error } to summarize.",
-      );
+  // What this breaker can tell the store: that the stored circuit holds every verdict through a later step.
+  function claimOf(entry: KnownCircuit | undefined): CircuitClaim | undefined {
+    if (!entry || entry.through <= entry.acknowledged) return undefined;
+    return { epoch: entry.epoch, run: entry.circuit.run, asOf: entry.circuit.asOf, through: entry.through };
+  }
+
+  // The replay starts from the stored circuit, or from a later one this breaker replayed itself.
+  function startOf(batch: BatchRecord, entry: KnownCircuit | undefined, firstNew: number): ReplayStart {
+    const first = batch.calls[0]?.step ?? 1;
+    if (entry && entry.epoch === batch.epoch && entry.circuit.run === batch.circuit.run && entry.through > batch.decided && entry.through < firstNew) {
+      return { circuit: entry.circuit, through: entry.through };
     }
-    const summary = isToolOutcome(outcome) ? outcome : summarizeOutcome(outcome);
+    // A decided mark further back than the history reaches (more than a window of calls
+    // checked and never reported): replay what is there, from the stored circuit.
+    return { circuit: batch.circuit, through: Math.max(batch.decided, first - 1) };
+  }
+
+  // A repeated call id at a step this replay did not reach: answered as it was, as far as the stored circuit tells.
+  function repeatDecision(batch: BatchRecord, step: number): Decision {
+    const stored = batch.circuit;
+    if (stored.state === "OPEN" && stored.asOf <= step) return { state: "OPEN", findings: stored.findings };
+    const { circuit } = liveCircuit(stored, step, batch.now);
+    return decide({
+      window: windowAt(batch, step, policy.windowSize, 0),
+      circuit,
+      usage: batch.usage,
+      runCalls: batch.totalCalls - batch.runStart + 1,
+      now: batch.now,
+      policy,
+    });
+  }
+
+  function remember(sessionId: string, batch: BatchRecord, replay: Replay): KnownCircuit {
+    const current = known.get(sessionId);
+    const sameEpoch = current?.epoch === batch.epoch;
+    if (current && sameEpoch && current.through >= replay.through) {
+      current.acknowledged = Math.max(current.acknowledged, batch.decided);
+      return current;
+    }
+    const entry: KnownCircuit = {
+      epoch: batch.epoch,
+      circuit: replay.circuit,
+      through: replay.through,
+      acknowledged: Math.max(batch.decided, sameEpoch ? current.acknowledged : 0),
+      ...(sameEpoch && current.written ? { written: current.written } : {}),
+    };
+    known.set(sessionId, entry);
+    return entry;
+  }
+
+  // Write a replayed circuit that differs from the stored one, once per process; the verdicts stand whatever happens.
+  async function persist(sessionId: string, batch: BatchRecord, replay: Replay, entry: KnownCircuit): Promise<void> {
+    if (sameCircuit(replay.circuit, batch.circuit) || sameCircuit(entry.written, replay.circuit)) return;
+    entry.written = replay.circuit;
     try {
-      await store.complete(sessionId, callId, summary, limits);
+      await store.transition(sessionId, replay.circuit, limits, { epoch: batch.epoch, through: replay.through });
+      entry.acknowledged = Math.max(entry.acknowledged, replay.through);
     } catch (error) {
+      if (entry.written === replay.circuit) delete entry.written;
+      // The next check replays the same state from the window.
       events.emit("storeError", { sessionId, error: error as Error, action: "ignored" });
     }
   }
 
-  // TODO(issue 13): one store round trip for the batch; sequential until the stores grow a batch API.
-  async function checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
-    const verdicts: Verdict[] = [];
-    for (const call of calls) verdicts.push(await check(sessionId, call));
+  function refuseAll(sessionId: string, requests: readonly ToolCallRequest[], error: unknown): Verdict[] {
+    const err = error instanceof Error ? error : new Error(String(error));
+    events.emit("storeError", { sessionId, error: err, action: "blocked" });
+    const finding: Finding = {
+      detector: "store_unavailable",
+      scope: "session",
+      severity: "block",
+      message: `The breaker's store is unavailable (${err.message}); calls are refused until it recovers.`,
+      steps: [],
+    };
+    return requests.map((request) => ({ ...verdictOf(request, 0, { state: "OPEN", findings: [finding] }), degraded: { reason: err.message } }));
+  }
+
+  async function checkRun(sessionId: string, requests: readonly ToolCallRequest[]): Promise<Verdict[]> {
+    let batch: BatchRecord;
+    try {
+      batch = await store.recordBatch(sessionId, requests.map(newCallOf), limits, claimOf(known.get(sessionId)));
+    } catch (error) {
+      return refuseAll(sessionId, requests, error);
+    }
+    let firstNew = Infinity;
+    let upTo = 0;
+    for (const { step, duplicate } of batch.steps) {
+      if (!duplicate) firstNew = Math.min(firstNew, step);
+      upTo = Math.max(upTo, step);
+    }
+    const start = startOf(batch, known.get(sessionId), firstNew);
+    const replay = replayCircuit(batch, start, upTo, policy);
+    const verdicts = requests.map((request, i) => {
+      const { step } = batch.steps[i]!;
+      const verdict = verdictOf(request, step, replay.decisions.get(step) ?? repeatDecision(batch, step));
+      if (batch.degraded) verdict.degraded = { ...batch.degraded };
+      return verdict;
+    });
+    const entry = remember(sessionId, batch, replay);
+    await persist(sessionId, batch, replay, entry);
+    // Events for this batch's own new calls; a repeat re-answers without a new transition.
+    batch.steps.forEach(({ step, duplicate }, i) => {
+      if (duplicate) return;
+      const verdict = verdicts[i]!;
+      const transition = replay.transitions.get(step);
+      if (transition?.state === "OPEN") events.emit("open", { sessionId, verdict });
+      else if (transition?.state === "HALF_OPEN") events.emit("halfOpen", { sessionId, verdict });
+      else if (transition) events.emit("close", { sessionId, step });
+      if (!verdict.allowed) events.emit("reject", { sessionId, verdict });
+    });
     return verdicts;
   }
 
+  async function checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
+    assertSessionId(sessionId);
+    if (!Array.isArray(calls)) throw new BreakerError("INVALID_CALL", "checkBatch() needs an array of tool calls (the calls of one model message).");
+    calls.forEach(assertCall);
+    // A call without an id cannot be deduplicated; give it one rather than refuse it.
+    const requests = calls.map((call) => (typeof call.id === "string" && call.id ? call : { ...call, id: `anon-${randomUUID()}` }));
+    const verdicts: Verdict[] = [];
+    for (const group of byRun(requests)) verdicts.push(...(await checkRun(sessionId, group)));
+    return verdicts;
+  }
+
+  async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
+    const [verdict] = await checkBatch(sessionId, [call]);
+    return verdict!;
+  }
+
   async function completeBatch(sessionId: string, completions: readonly CallCompletion[]): Promise<void> {
-    for (const { callId, outcome } of completions) await complete(sessionId, callId, outcome);
+    assertSessionId(sessionId);
+    const summaries: Completion[] = [];
+    for (const completion of Array.isArray(completions) ? completions : [undefined]) {
+      const { callId, outcome } = (completion ?? {}) as Partial<CallCompletion>;
+      if (typeof callId !== "string" || outcome === null || typeof outcome !== "object") {
+        throw new BreakerError(
+          "INVALID_CALL",
+          "complete() needs the call id the call was checked with and an outcome object: a ToolOutcome, or { output } / { error } to summarize.",
+        );
+      }
+      summaries.push({ callId, outcome: isToolOutcome(outcome) ? outcome : summarizeOutcome(outcome) });
+    }
+    if (summaries.length === 0) return;
+    const entry = known.get(sessionId);
+    const claim = claimOf(entry);
+    try {
+      await store.completeBatch(sessionId, summaries, limits, claim);
+      if (claim && entry) entry.acknowledged = Math.max(entry.acknowledged, claim.through);
+    } catch (error) {
+      events.emit("storeError", { sessionId, error: error as Error, action: "ignored" });
+    }
+  }
+
+  async function complete(sessionId: string, callId: string, outcome: ToolOutcome | RawOutcome): Promise<void> {
+    await completeBatch(sessionId, [{ callId, outcome }]);
   }
 
   async function inspect(sessionId: string): Promise<SessionSnapshot> {
@@ -250,6 +363,7 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
 
   async function reset(sessionId: string): Promise<void> {
     assertSessionId(sessionId);
+    known.delete(sessionId);
     await store.reset(sessionId);
   }
 

@@ -15,6 +15,14 @@ export interface BreakerEvents {
    * blocked, the failure ignored, or the store fell back to process memory.
    */
   storeError: { sessionId: string; error: Error; action: "blocked" | "ignored" | "fallback" };
+  /**
+   * The store's backend became unavailable (first failure after a healthy
+   * spell): once per outage, however many calls it affects. Until
+   * `storeRecovered`, verdicts carry `degraded`.
+   */
+  storeOutage: { operation: string; error: Error; failMode: "open" | "closed" };
+  /** The store's backend answered again after an outage; `downMs` from its first failure. */
+  storeRecovered: { operation: string; downMs: number; failedOperations: number };
 }
 
 export type BreakerEventName = keyof BreakerEvents;

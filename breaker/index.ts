@@ -5,7 +5,18 @@ export { instrument, isInstrumented, BREAKER_ATTRIBUTES, BREAKER_METRICS, BREAKE
 export type { TelemetryOptions } from "./telemetry/index.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
-export type { BreakerStore, NewCall, RecordResult, StoreEvent, StoreLimits } from "./stores/store.js";
+export type {
+  BatchRecord,
+  BreakerStore,
+  CircuitClaim,
+  Completion,
+  NewCall,
+  OutcomeReport,
+  RecordResult,
+  StoreEvent,
+  StoreLimits,
+  TransitionPosition,
+} from "./stores/store.js";
 export { RedisStore } from "./stores/redis-store.js";
 export type { RedisFailMode, RedisStoreOptions } from "./stores/redis-store.js";
 export type { RedisClient } from "./stores/redis-connection.js";

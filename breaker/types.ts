@@ -63,6 +63,11 @@ export interface CallRecord {
   run: string;
   /** Missing while the call is running (or was refused). */
   outcome?: ToolOutcome;
+  /**
+   * Spend of the model turn this call carried (counted once, on the call it
+   * rode on), so a replay can tell the session totals as of any step.
+   */
+  usage?: UsageTotals;
 }
 
 /** Session-wide spend, summed by the store. */

@@ -1,28 +1,32 @@
 import type { BreakerStore, StoreEvent } from "../breaker/index.js";
 import type { Redactor } from "../nodes/redact.js";
 
-/** Another event of the same type within this window adds no line. */
-export const REPEAT_QUIET_MS = 60_000;
+/** The server log's line for a store event, or undefined for one that gets none. */
+export function outageLine(event: StoreEvent): string | undefined {
+  switch (event.type) {
+    case "outage":
+      return `[guarded-agent] breaker store down (${event.operation} failed: ${event.error.message}); fail mode ${event.failMode}: ${
+        event.failMode === "open" ? "calls are judged from this process's memory" : "calls are refused"
+      } until it recovers.`;
+    case "recovered":
+      return `[guarded-agent] breaker store recovered after ${event.downMs} ms; ${event.failedOperations} operations were answered by the fail mode.`;
+    default:
+      // One per failed operation: the outage's own line already says it.
+      return undefined;
+  }
+}
 
 /**
- * Log the store's events (a fail mode answering while Redis is down, and
- * whatever else a store reports) to the server log, redacted, one line each.
- * A store reports an outage once when it starts and once when it ends (two
- * types of event); one that reports every failed operation instead still
- * gives one line a minute per type.
- * Returns the unsubscribe function (a no-op for stores without events).
+ * Log a store's outages to the server log, redacted: the store reports each
+ * outage once when it starts and once when it ends, so a run of a thousand
+ * calls during one outage writes two lines, not a thousand. Returns the
+ * unsubscribe function (a no-op for stores without events).
  */
-export function logStoreEvents(store: BreakerStore, redact: Redactor, log: (line: string) => void, now: () => number = Date.now): () => void {
-  // Event types are the store's own few words, so this map stays small.
-  const lastLogged = new Map<string, number>();
+export function logStoreEvents(store: BreakerStore, redact: Redactor, log: (line: string) => void): () => void {
   return (
     store.subscribe?.((event: StoreEvent) => {
-      const at = now();
-      const last = lastLogged.get(event.type);
-      if (last !== undefined && at - last < REPEAT_QUIET_MS) return;
-      lastLogged.set(event.type, at);
-      const where = event.sessionId === undefined ? "" : " (a session's call)";
-      log(redact.text(`[guarded-agent] breaker store ${event.type} on ${event.operation}${where}: ${event.error.message}`));
+      const line = outageLine(event);
+      if (line !== undefined) log(redact.text(line));
     }) ?? (() => {})
   );
 }

@@ -34,7 +34,8 @@ const SHAPES: ((n: number) => { name: string; args: Record<string, unknown> })[]
 /** The n-th call (0-based) of a synthetic healthy session: mixed tools, arguments and outcomes (ok, empty, the odd error). */
 export function benchCall(session: string, n: number, run = "run-1"): BenchCall {
   const { name, args } = SHAPES[n % SHAPES.length]!(n);
-  const kind = n % 11 === 5 ? "error" : n % 7 === 3 ? "empty" : "ok";
+  // Empty and error answers fall on every tool in turn (5 and 11 are prime to the 7 shapes), never on one tool in a row.
+  const kind = n % 11 === 5 ? "error" : n % 5 === 3 ? "empty" : "ok";
   return {
     request: { id: `${session}-c${n}`, name, args, run },
     outcome: { kind, fingerprint: hashText(`${session}:${n}:${kind}`) },

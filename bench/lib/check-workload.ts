@@ -1,4 +1,4 @@
-import type { Breaker, BreakerStore, CircuitState, Policy, ToolCallRequest, ToolOutcome } from "../../breaker/index.js";
+import type { Breaker, BreakerStore, CircuitClaim, CircuitState, Policy, ToolCallRequest, ToolOutcome } from "../../breaker/index.js";
 import { benchCall, newCallOf, type BenchCall } from "./calls.js";
 import type { Workload } from "./measure.js";
 
@@ -11,6 +11,8 @@ export interface CheckAnswer {
 /** Anything that checks tool calls against a session's history: the breaker, or a baseline. */
 export interface Checker {
   check(sessionId: string, call: ToolCallRequest): Promise<CheckAnswer>;
+  /** The calls of one model message at once (the breaker's batch path). */
+  checkBatch?(sessionId: string, calls: ToolCallRequest[]): Promise<CheckAnswer[]>;
   complete(sessionId: string, call: { id: string; step: number }, outcome: ToolOutcome): Promise<void>;
 }
 
@@ -18,23 +20,28 @@ export interface Checker {
 export function breakerChecker(breaker: Breaker): Checker {
   return {
     check: (sessionId, call) => breaker.check(sessionId, call),
+    checkBatch: (sessionId, calls) => breaker.checkBatch(sessionId, calls),
     complete: (sessionId, call, outcome) => breaker.complete(sessionId, call.id, outcome),
   };
 }
 
 /**
- * A store's `record` alone as a Checker: the round trip a check makes,
- * without the detectors. Splits a check's time into store and detection.
+ * A store's `recordBatch` alone as a Checker: the round trip a check makes,
+ * without the detectors, claiming each step as the breaker does. Splits a
+ * check's time into store and detection.
  */
 export function storeChecker(store: BreakerStore, policy: Policy): Checker {
   const limits = { maxEntries: policy.windowSize, ttlSeconds: policy.ttlSeconds };
+  const claims = new Map<string, CircuitClaim>();
   return {
     async check(sessionId, call) {
-      const { record, circuit } = await store.record(sessionId, newCallOf(call), limits);
-      return { step: record.step, state: circuit.state };
+      const batch = await store.recordBatch(sessionId, [newCallOf(call)], limits, claims.get(sessionId));
+      const { step } = batch.steps[0]!;
+      claims.set(sessionId, { epoch: batch.epoch, run: batch.circuit.run, asOf: batch.circuit.asOf, through: step });
+      return { step, state: batch.circuit.state };
     },
     async complete(sessionId, call, outcome) {
-      await store.complete(sessionId, call.id, outcome, limits);
+      await store.completeBatch(sessionId, [{ callId: call.id, outcome }], limits, claims.get(sessionId));
     },
   };
 }
@@ -52,8 +59,10 @@ export interface CheckWorkload extends Workload {
 /**
  * Check synthetic healthy calls against a pool of sessions. With concurrency
  * 1 the sessions take turns; with concurrency N each batch checks one call in
- * each of N sessions at once. Outcomes are reported after each batch, untimed,
- * so the detectors see completed calls as they would in an agent.
+ * each of N sessions at once. With `calls` > 1 each operation is one
+ * checkBatch of that many calls of one session (the calls of one model
+ * message). Outcomes are reported after each batch, untimed, so the detectors
+ * see completed calls as they would in an agent.
  */
 export function checkWorkload(options: {
   id: string;
@@ -61,8 +70,10 @@ export function checkWorkload(options: {
   checker: Checker;
   sessions: readonly string[];
   concurrency: number;
+  calls?: number;
 }): CheckWorkload {
   const { checker, sessions, concurrency } = options;
+  const size = options.calls ?? 1;
   const next = new Map<string, number>(sessions.map((s) => [s, 0]));
   const pending: { session: string; call: BenchCall; step: number }[] = [];
   const states: StateCounts = { CLOSED: 0, HALF_OPEN: 0, OPEN: 0 };
@@ -70,11 +81,16 @@ export function checkWorkload(options: {
 
   async function checkOne(session: string): Promise<void> {
     const n = next.get(session)!;
-    next.set(session, n + 1);
-    const call = benchCall(session, n);
-    const answer = await checker.check(session, call.request);
-    states[answer.state] += 1;
-    pending.push({ session, call, step: answer.step });
+    next.set(session, n + size);
+    const calls = Array.from({ length: size }, (_, i) => benchCall(session, n + i));
+    const answers =
+      size === 1 || !checker.checkBatch
+        ? [await checker.check(session, calls[0]!.request)]
+        : await checker.checkBatch(session, calls.map((c) => c.request));
+    answers.forEach((answer, i) => {
+      states[answer.state] += 1;
+      pending.push({ session, call: calls[i]!, step: answer.step });
+    });
   }
 
   async function settle(): Promise<void> {

@@ -61,11 +61,11 @@ export const redisMemorySection: Section = {
         await fill(twoRoundTripChecker(client, policy, "seed:"), sessions, windowSize + 10);
         const storeBytes: number[] = [];
         const seedBytes: number[] = [];
-        const byKey = { meta: [] as number[], window: [] as number[], outcomes: [] as number[] };
+        const byKey = { meta: [] as number[], window: [] as number[], log: [] as number[] };
         for (const id of sessions) {
           const keys = sessionKeys(prefix, id);
-          for (const kind of ["meta", "window", "outcomes"] as const) byKey[kind].push(await bytesOf(client, [keys[kind]]));
-          storeBytes.push(byKey.meta.at(-1)! + byKey.window.at(-1)! + byKey.outcomes.at(-1)!);
+          for (const kind of ["meta", "window", "log"] as const) byKey[kind].push(await bytesOf(client, [keys[kind]]));
+          storeBytes.push(byKey.meta.at(-1)! + byKey.window.at(-1)! + byKey.log.at(-1)!);
           seedBytes.push(await bytesOf(client, [`seed:${id}:window`, `seed:${id}:state`]));
         }
         rows.push({
@@ -106,11 +106,11 @@ export const redisMemorySection: Section = {
       tables: [
         {
           title: `Bytes per active session (MEMORY USAGE summed over the session's keys; median (min–max) over ${sessionCount} sessions with a full window)`,
-          head: ["window (calls)", "RedisStore bytes", "of which meta / window / outcomes", "seed layout bytes (window + state)"],
+          head: ["window (calls)", "RedisStore bytes", "of which meta / window / outcome log", "seed layout bytes (window + state)"],
           rows: rows.map((r) => [
             String(r.window),
             `${tokens(r.store.median)} (${tokens(r.store.min)}–${tokens(r.store.max)})`,
-            `${tokens(r.keys.meta!)} / ${tokens(r.keys.window!)} / ${tokens(r.keys.outcomes!)}`,
+            `${tokens(r.keys.meta!)} / ${tokens(r.keys.window!)} / ${tokens(r.keys.log!)}`,
             `${tokens(r.seed.median)} (${tokens(r.seed.min)}–${tokens(r.seed.max)})`,
           ]),
         },

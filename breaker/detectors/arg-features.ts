@@ -130,6 +130,41 @@ export function argFeatures(args: string): ArgFeatures {
 }
 
 const identities = new BoundedCache<string, string>(2_048);
+const spellings = new BoundedCache<string, string>(2_048);
+
+// A value's spelling with what never changes meaning taken out: case, accents, separators
+// (space, "-", "_"), trailing punctuation, and the order of the words of prose. Other
+// punctuation stays: "test" and "test*" are different patterns.
+function spell(value: unknown): unknown {
+  if (typeof value === "string") {
+    const text = value.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim().replace(/[.,;:!?]+$/, "");
+    const words = text.split(/[\s_-]+/).filter(Boolean);
+    return /\s/.test(value.trim()) ? words.sort().join(" ") : words.join(" ");
+  }
+  if (Array.isArray(value)) return value.map(spell);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key) && !NARRATION_KEY.test(key)).map(([key, v]) => [key, spell(v)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * What a call asks for, spelled loosely: two calls with one spelling ask for
+ * the same thing in the same words (a reordered query, another case, "ORD-42"
+ * for "ord_42"), paging and narration aside. Stricter than request similarity,
+ * which also forgives typos, suffixes and plurals; used where no result can
+ * say whether the two were really the same.
+ */
+export function spellingOf(call: CallRecord): string {
+  let found = spellings.get(call.argsHash);
+  if (found === undefined) {
+    found = hashText(canonicalArgs(spell(parse(call.args))));
+    spellings.set(call.argsHash, found);
+  }
+  return found;
+}
 const controls = new BoundedCache<string, string>(2_048);
 
 /** The paging and pacing fields a call sets (offset, page, limit...), as a key: two pages of one search differ here. */

@@ -3,6 +3,7 @@ import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { sameOutcome } from "./progress.js";
 import { sameRequest } from "./similarity.js";
+import { isWait } from "./waits.js";
 
 interface Loop {
   period: number;
@@ -65,9 +66,9 @@ export const cycle: Detector = {
     }
     if (!best) return null;
     const loop = seq.slice(seq.length - best.repeats - best.period);
-    // Two jobs polled in turn while both still run: each poll is judged by time, not as a cycle.
+    // Two jobs polled in turn while both still run, or a poll taken in turn with a wait: judged by time, not as a cycle.
     const finished = loop.filter((c) => c.outcome);
-    if (finished.length > 0 && finished.every((c) => c.outcome!.inProgress)) return null;
+    if (finished.some((c) => c.outcome!.inProgress) && finished.every((c) => c.outcome!.inProgress || isWait(c))) return null;
     const names = loop.slice(0, best.period).map((c) => c.tool).join(" → ");
     // Known, unchanged results: two rounds are a cycle. Results not known yet: three rounds.
     const block = best.blind ? Math.max(level.block + 1, 2 * best.period) : Math.max(level.block, best.period);

@@ -1,10 +1,9 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
-import { controlsOf, identityOf } from "./arg-features.js";
+import { controlsOf, identityOf, spellingOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
 import { familyStreak } from "./family.js";
 import { times } from "./wording.js";
-import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 
 /**
@@ -14,8 +13,8 @@ import { staleStreak } from "./streak.js";
  * new, counted since the last repeat that brought news or since the agent
  * last did something new. A running call is no sign of progress. A repeat is the
  * same tool with the same arguments, narration aside, or with arguments that
- * differ only cosmetically (a reordered query, another spelling of a path)
- * and the same paging: two pages of one search are not repeats. With
+ * spell the same request (a reordered query, another case, "ORD-42" for
+ * "ord_42") with the same paging: two pages of one search are not repeats. With
  * `resetOnProgress: false` (side effects) every identical call counts,
  * finished or not.
  */
@@ -27,10 +26,10 @@ export const identicalRepeat: Detector = {
     const level = levels.identical_repeat;
     const identity = identityOf(candidate);
     const paging = controlsOf(candidate);
-    const similarity = levels.semantic_stutter.similarity;
+    const spelling = spellingOf(candidate);
     const identical = (c: CallRecord) =>
       c.tool === candidate.tool &&
-      (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && sameRequest(c, candidate, similarity)));
+      (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && spellingOf(c) === spelling));
     let streak: CallRecord[];
     if (!level.resetOnProgress) streak = run.filter(identical);
     else {
@@ -40,7 +39,7 @@ export const identicalRepeat: Detector = {
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${times(steps.length)} with the same arguments and no result in between` +
+      `${candidate.tool} was called ${times(steps.length)} with the same arguments and nothing new to show for it` +
       (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
     );
   },

@@ -4,10 +4,17 @@ import { findingAt } from "./detector.js";
 import { familyStreak } from "./family.js";
 import { waitSeconds } from "./waits.js";
 
-// Seconds between consecutive polls: the clock, or the wait the earlier call asked for when that says more.
-function intervals(calls: readonly CallRecord[]): number[] {
+// Seconds between consecutive polls: the clock, or the waits asked for from the earlier poll up to the
+// next one (its own wait argument, a wait tool called in between) when those say more.
+function intervals(calls: readonly CallRecord[], run: readonly CallRecord[]): number[] {
   const gaps: number[] = [];
-  for (let i = 1; i < calls.length; i++) gaps.push(Math.max((calls[i]!.at - calls[i - 1]!.at) / 1_000, waitSeconds(calls[i - 1]!)));
+  for (let i = 1; i < calls.length; i++) {
+    const from = calls[i - 1]!;
+    const to = calls[i]!;
+    let waited = 0;
+    for (const call of run) if (call.step >= from.step && call.step < to.step) waited += waitSeconds(call);
+    gaps.push(Math.max((to.at - from.at) / 1_000, waited));
+  }
   return gaps;
 }
 
@@ -33,9 +40,9 @@ export const stuckPoll: Detector = {
   detect(input) {
     const { streak, news, kind } = familyStreak(input);
     if (kind !== "poll" || !news) return null;
-    const { candidate, levels } = input;
+    const { candidate, levels, run } = input;
     const calls = [news, ...streak, candidate];
-    const gaps = intervals(calls);
+    const gaps = intervals(calls, run);
     const seconds = gaps.reduce((sum, gap) => sum + gap, 0);
     const { warn, block, intervals: polls } = levels.stuck_poll;
     const scale = Math.max(1, (polls * median(gaps)) / block);

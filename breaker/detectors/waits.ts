@@ -37,15 +37,31 @@ function scan(value: unknown, key: string, depth: number): number {
   return most;
 }
 
+// A tool whose name says it waits ("wait_seconds", "sleep", "pause"): its numeric argument is the wait.
+const WAIT_TOOL = /(^|[^a-z])(wait|sleep|pause|delay)([^a-z]|$)/i;
+
+function waitToolSeconds(args: unknown): number {
+  if (typeof args === "number") return args > 0 ? args : 0;
+  if (args === null || typeof args !== "object") return 0;
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    const found = seconds(key, value);
+    if (found > 0) return found;
+  }
+  return 0;
+}
+
 const cache = new BoundedCache<string, number>(2_048);
 
 /**
  * Seconds a call waits by its own arguments: a wait, interval or delay
- * field, or a `sleep N` in a shell command. A poll that waits 60 seconds per
- * call has been polling for at least a minute per call, whatever the clock says.
+ * field, a `sleep N` in a shell command, or the number given to a tool that
+ * only waits (`wait_seconds({seconds: 20})`). A poll that waits 60 seconds
+ * per call has been polling for at least a minute per call, whatever the
+ * clock says.
  */
 export function waitSeconds(call: CallRecord): number {
-  let found = cache.get(call.argsHash);
+  const key = `${call.tool}\u0000${call.argsHash}`;
+  let found = cache.get(key);
   if (found === undefined) {
     let args: unknown;
     try {
@@ -53,8 +69,13 @@ export function waitSeconds(call: CallRecord): number {
     } catch {
       args = call.args;
     }
-    found = scan(args, "", 0);
-    cache.set(call.argsHash, found);
+    found = Math.max(scan(args, "", 0), WAIT_TOOL.test(call.tool) ? waitToolSeconds(args) : 0);
+    cache.set(key, found);
   }
   return found;
+}
+
+/** True when a call only waits: a wait tool, or a shell `sleep`. */
+export function isWait(call: CallRecord): boolean {
+  return waitSeconds(call) > 0 && (WAIT_TOOL.test(call.tool) || /^\s*"?\{?"?\w*"?:?\s*"?sleep\s+\d/.test(call.args));
 }

@@ -1,7 +1,25 @@
+import { randomUUID } from "node:crypto";
 import { BoundedCache } from "../bounded-cache.js";
 import { BreakerError } from "../errors.js";
 import type { CallRecord, CircuitRecord, SessionSnapshot, ToolOutcome, UsageTotals } from "../types.js";
-import { freshCircuit, noUsage, type BreakerStore, type NewCall, type RecordResult, type StoreLimits } from "./store.js";
+import {
+  copyCall,
+  freshCircuit,
+  keepFrom,
+  noUsage,
+  recordResultOf,
+  reportCap,
+  windowSizeOf,
+  type BatchRecord,
+  type BreakerStore,
+  type CircuitClaim,
+  type Completion,
+  type NewCall,
+  type OutcomeReport,
+  type RecordResult,
+  type StoreLimits,
+  type TransitionPosition,
+} from "./store.js";
 
 /** Options of the in-process store. */
 export interface MemoryStoreOptions {
@@ -15,11 +33,18 @@ export interface MemoryStoreOptions {
 }
 
 interface Session {
+  epoch: string;
   circuit: CircuitRecord;
-  window: CallRecord[];
+  /** The circuit holds every verdict through this step. */
+  decided: number;
+  /** Retained calls, consecutive steps; each object is replaced, never changed, when its outcome arrives. */
+  calls: CallRecord[];
+  reports: OutcomeReport[];
   usage: UsageTotals;
   totalCalls: number;
   runStart: number;
+  /** The window size the last record was given: what snapshots and completes see. */
+  windowSize: number;
   expiresAt: number;
 }
 
@@ -31,6 +56,10 @@ interface Session {
 export class MemoryStore implements BreakerStore {
   private readonly sessionsById: BoundedCache<string, Session>;
   private readonly clock: () => number;
+  // Epochs unique to this store, so a claim made against another store (or a
+  // Redis store's fallback of an earlier outage) never matches.
+  private readonly epochPrefix = randomUUID().slice(0, 8);
+  private epochs = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     const maxSessions = options.maxSessions ?? 10_000;
@@ -44,6 +73,11 @@ export class MemoryStore implements BreakerStore {
   /** Number of sessions held (expired ones may linger until touched or evicted). */
   get size(): number {
     return this.sessionsById.size;
+  }
+
+  /** Forget every session (a Redis store's fallback, once Redis is back). */
+  clear(): void {
+    for (const [id] of [...this.sessionsById.entries()]) this.sessionsById.delete(id);
   }
 
   // Fetch a live session (marking it recently used); an expired one is dropped.
@@ -61,80 +95,154 @@ export class MemoryStore implements BreakerStore {
     this.sessionsById.set(sessionId, session);
   }
 
-  async record(sessionId: string, call: NewCall, limits: StoreLimits): Promise<RecordResult> {
+  private applyClaim(session: Session, claim: CircuitClaim | undefined): void {
+    if (
+      claim &&
+      claim.epoch === session.epoch &&
+      claim.run === session.circuit.run &&
+      claim.asOf === session.circuit.asOf &&
+      claim.through > session.decided &&
+      claim.through <= session.totalCalls
+    ) {
+      session.decided = claim.through;
+    }
+  }
+
+  // Index in `calls` of a call id among the window's calls, or -1.
+  private findVisible(session: Session, callId: string, windowSize: number): number {
+    const first = session.calls[0]?.step ?? 1;
+    const from = Math.max(0, session.totalCalls - windowSize + 1 - first);
+    for (let i = session.calls.length - 1; i >= from; i--) if (session.calls[i]!.id === callId) return i;
+    return -1;
+  }
+
+  async recordBatch(sessionId: string, calls: readonly NewCall[], limits: StoreLimits, claim?: CircuitClaim): Promise<BatchRecord> {
     const now = this.clock();
+    const windowSize = windowSizeOf(limits);
     const session: Session = this.get(sessionId, now) ?? {
-      circuit: freshCircuit(call.run),
-      window: [],
+      epoch: `${this.epochPrefix}.${++this.epochs}`,
+      circuit: freshCircuit(calls[0]?.run ?? ""),
+      decided: 0,
+      calls: [],
+      reports: [],
       usage: noUsage(),
       totalCalls: 0,
       runStart: 1,
+      windowSize,
       expiresAt: 0,
     };
-    const existing = session.window.findIndex((c) => c.id === call.id);
-    if (existing >= 0) {
-      this.touch(sessionId, session, now, limits);
-      return this.result(session, now, existing, true);
+    this.applyClaim(session, claim);
+    session.windowSize = windowSize;
+    const steps: BatchRecord["steps"] = [];
+    for (const call of calls) {
+      const existing = this.findVisible(session, call.id, windowSize);
+      if (existing >= 0) {
+        steps.push({ step: session.calls[existing]!.step, duplicate: true });
+        continue;
+      }
+      if (call.run !== session.circuit.run) {
+        session.circuit = { ...freshCircuit(call.run), asOf: session.totalCalls };
+        session.runStart = session.totalCalls + 1;
+        session.decided = session.totalCalls;
+      }
+      session.totalCalls += 1;
+      const { usage, ...fields } = call;
+      const record: CallRecord = { ...fields, step: session.totalCalls, at: now };
+      if (usage) {
+        record.usage = { ...usage };
+        session.usage = {
+          inputTokens: session.usage.inputTokens + usage.inputTokens,
+          outputTokens: session.usage.outputTokens + usage.outputTokens,
+          costMicros: session.usage.costMicros + usage.costMicros,
+        };
+      }
+      session.calls.push(record);
+      steps.push({ step: session.totalCalls, duplicate: false });
     }
-    if (call.run !== session.circuit.run) {
-      session.circuit = { ...freshCircuit(call.run), asOf: session.totalCalls };
-      session.runStart = session.totalCalls + 1;
-    }
-    session.totalCalls += 1;
-    const { usage, ...fields } = call;
-    session.window.push({ ...fields, step: session.totalCalls, at: now });
-    if (session.window.length > limits.maxEntries) session.window.splice(0, session.window.length - limits.maxEntries);
-    if (usage) {
-      session.usage = {
-        inputTokens: session.usage.inputTokens + usage.inputTokens,
-        outputTokens: session.usage.outputTokens + usage.outputTokens,
-        costMicros: session.usage.costMicros + usage.costMicros,
-      };
-    }
-    this.touch(sessionId, session, now, limits);
-    return this.result(session, now, session.window.length - 1, false);
-  }
-
-  private result(session: Session, now: number, index: number, duplicate: boolean): RecordResult {
-    // Copies, so callers never share mutable state with the store.
-    const window = session.window.slice(0, index + 1).map((c) => ({ ...c }));
-    return {
+    // Answered before the trim: the batch's own calls need their whole windows.
+    const result: BatchRecord = {
       now,
-      record: window[index]!,
-      window,
-      duplicate,
+      epoch: session.epoch,
+      steps,
+      calls: session.calls.slice(),
+      reports: session.reports.slice(),
       circuit: { ...session.circuit },
+      decided: session.decided,
       usage: { ...session.usage },
       totalCalls: session.totalCalls,
-      runCalls: session.totalCalls - session.runStart + 1,
+      runStart: session.runStart,
     };
+    const first = session.calls[0]?.step ?? 1;
+    const drop = keepFrom(session.totalCalls, session.decided, windowSize) - first;
+    if (drop > 0) session.calls.splice(0, drop);
+    this.touch(sessionId, session, now, limits);
+    return result;
+  }
+
+  async record(sessionId: string, call: NewCall, limits: StoreLimits): Promise<RecordResult> {
+    return recordResultOf(await this.recordBatch(sessionId, [call], limits), limits);
+  }
+
+  async completeBatch(sessionId: string, completions: readonly Completion[], limits: StoreLimits, claim?: CircuitClaim): Promise<boolean[]> {
+    const now = this.clock();
+    const session = this.get(sessionId, now);
+    if (!session) return completions.map(() => false);
+    this.applyClaim(session, claim);
+    const windowSize = windowSizeOf(limits);
+    const applied = completions.map(({ callId, outcome }) => {
+      const index = this.findVisible(session, callId, windowSize);
+      if (index < 0) return false;
+      const call = session.calls[index]!;
+      session.calls[index] = { ...call, outcome: { ...outcome } };
+      session.reports.push({ step: call.step, seq: session.totalCalls, outcome: { ...outcome } });
+      return true;
+    });
+    const added = applied.filter(Boolean).length;
+    if (added > 0) {
+      const excess = session.reports.length - reportCap(windowSize);
+      if (excess > 0) session.reports.splice(0, excess);
+      // As the Redis log does: reports of calls no longer held go from the head, a few at most.
+      const first = session.calls[0]?.step ?? 1;
+      let stale = 0;
+      while (stale < added + 2 && stale < session.reports.length && session.reports[stale]!.step < first) stale++;
+      if (stale > 0) session.reports.splice(0, stale);
+    }
+    if (applied.some(Boolean) || claim) this.touch(sessionId, session, now, limits);
+    return applied;
   }
 
   async complete(sessionId: string, callId: string, outcome: ToolOutcome, limits: StoreLimits): Promise<boolean> {
-    const now = this.clock();
-    const session = this.get(sessionId, now);
-    const call = session?.window.find((c) => c.id === callId);
-    if (!session || !call) return false;
-    call.outcome = { ...outcome };
-    this.touch(sessionId, session, now, limits);
-    return true;
+    const [applied] = await this.completeBatch(sessionId, [{ callId, outcome }], limits);
+    return applied!;
   }
 
-  async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits): Promise<void> {
+  async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits, position?: TransitionPosition): Promise<void> {
     const now = this.clock();
     const session = this.get(sessionId, now);
-    if (!session || circuit.run !== session.circuit.run || circuit.asOf < session.circuit.asOf) return;
+    const through = position?.through ?? circuit.asOf;
+    if (
+      !session ||
+      circuit.run !== session.circuit.run ||
+      (position && position.epoch !== session.epoch) ||
+      circuit.asOf < session.circuit.asOf ||
+      through < session.decided ||
+      through > session.totalCalls
+    ) {
+      return;
+    }
     session.circuit = { ...circuit, findings: [...circuit.findings] };
+    session.decided = through;
     this.touch(sessionId, session, now, limits);
   }
 
   async snapshot(sessionId: string): Promise<SessionSnapshot | null> {
     const session = this.get(sessionId, this.clock());
     if (!session) return null;
+    const visible = session.calls.slice(-session.windowSize);
     return {
       sessionId,
-      circuit: { ...session.circuit },
-      window: session.window.map((c) => ({ ...c })),
+      circuit: { ...session.circuit, findings: [...session.circuit.findings] },
+      window: visible.map((c) => copyCall(c)),
       usage: { ...session.usage },
       totalCalls: session.totalCalls,
       runCalls: session.totalCalls - session.runStart + 1,

@@ -1,8 +1,21 @@
 import type { ConnectionOptions } from "node:tls";
-import { Cluster, Redis, type RedisOptions } from "ioredis";
+import { createRequire } from "node:module";
+import type { Cluster, Redis, RedisOptions } from "ioredis";
 
 /** A standalone client or a Cluster client: RedisStore works with either. */
 export type RedisClient = Redis | Cluster;
+
+let ioredisModule: typeof import("ioredis") | undefined;
+
+/** ioredis, loaded when a Redis store first connects: a process on the in-process store never loads it. */
+export function ioredis(): typeof import("ioredis") {
+  return (ioredisModule ??= createRequire(import.meta.url)("ioredis") as typeof import("ioredis"));
+}
+
+/** True for a Redis Cluster client (ioredis marks both kinds with `isCluster`). */
+export function isCluster(client: RedisClient): client is Cluster {
+  return client.isCluster === true;
+}
 
 /** How RedisStore builds its own client from a URL. */
 export interface RedisConnectOptions {
@@ -44,7 +57,7 @@ export function urlSecrets(url: string): string[] {
 
 /** Where a client you were given points, for messages: never with its password, which is returned to scrub. */
 export function describeClient(client: RedisClient): { target: string; secrets: string[] } {
-  if (client instanceof Cluster) {
+  if (isCluster(client)) {
     const password = client.options.redisOptions?.password;
     return { target: "Redis Cluster", secrets: password ? [password] : [] };
   }
@@ -80,7 +93,7 @@ export function connectRedis(url: string, options: RedisConnectOptions): RedisCl
   let client: RedisClient;
   if (options.cluster) {
     const parsed = new URL(url);
-    client = new Cluster([{ host: parsed.hostname.replace(/^\[|\]$/g, ""), port: Number(parsed.port || 6379) }], {
+    client = new (ioredis().Cluster)([{ host: parsed.hostname.replace(/^\[|\]$/g, ""), port: Number(parsed.port || 6379) }], {
       enableOfflineQueue: false,
       lazyConnect: true,
       clusterRetryStrategy: backoff,
@@ -93,7 +106,7 @@ export function connectRedis(url: string, options: RedisConnectOptions): RedisCl
       },
     });
   } else {
-    client = new Redis(url, { ...nodeOptions(options), ...tls, enableOfflineQueue: false, retryStrategy: backoff });
+    client = new (ioredis().Redis)(url, { ...nodeOptions(options), ...tls, enableOfflineQueue: false, retryStrategy: backoff });
   }
   // Failures reach users through the store's fallback events and errors; an
   // 'error' listener keeps ioredis from printing every reconnect attempt.

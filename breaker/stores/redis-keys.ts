@@ -10,8 +10,12 @@ export interface SessionKeys {
   meta: string;
   /** List: the recent calls as JSON, oldest first. */
   window: string;
-  /** Hash: step -> outcome JSON for calls in the window. */
-  outcomes: string;
+  /**
+   * List: outcomes in the order they were reported, "step,seq,<outcome JSON>".
+   * (Named apart from the `outcomes` hash of earlier versions, so an upgrade
+   * never meets a key of the wrong type.)
+   */
+  log: string;
 }
 
 /** Refuse a prefix that would change which part of the key Redis Cluster hashes. */
@@ -25,13 +29,13 @@ export function assertRedisPrefix(prefix: unknown): asserts prefix is string {
 }
 
 /**
- * Keys of a session: `${prefix}{${tag}}:meta|window|outcomes`, where the tag
+ * Keys of a session: `${prefix}{${tag}}:meta|window|log`, where the tag
  * is a hash of the id (JSON-encoded first, so lone surrogates stay distinct).
  * No id, however hostile, can pick another session's keys or break the format.
  */
 export function sessionKeys(prefix: string, sessionId: string): SessionKeys {
   const base = `${prefix}{${hashText(JSON.stringify(sessionId))}}:`;
-  return { meta: `${base}meta`, window: `${base}window`, outcomes: `${base}outcomes` };
+  return { meta: `${base}meta`, window: `${base}window`, log: `${base}log` };
 }
 
 /** SCAN pattern matching the meta key of every session under a prefix. */

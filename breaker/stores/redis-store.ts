@@ -1,15 +1,15 @@
 import type { ConnectionOptions } from "node:tls";
-import { Cluster } from "ioredis";
 import { BreakerError } from "../errors.js";
 import type { CircuitRecord, SessionSnapshot, ToolOutcome } from "../types.js";
 import { MemoryStore } from "./memory-store.js";
 import { BoundedCache } from "../bounded-cache.js";
-import { decodeSession, encodeCall, idPrefix, type CachedWindow } from "./redis-codec.js";
-import { connectRedis, describeClient, redactUrl, urlSecrets, withTimeout, type RedisClient } from "./redis-connection.js";
+import { decodeReports, decodeSession, encodeCall, encodeOutcome, idPrefix, mergeReports, type HeldSession } from "./redis-codec.js";
+import { connectRedis, describeClient, isCluster, redactUrl, urlSecrets, withTimeout, type RedisClient } from "./redis-connection.js";
 import { RedisGuard, type RedisFailMode } from "./redis-fail-mode.js";
 import { assertRedisPrefix, DEFAULT_REDIS_PREFIX, metaKeyPattern, sessionKeys, type SessionKeys } from "./redis-keys.js";
 import { REDIS_SCRIPTS } from "./redis-scripts.js";
-import type { BreakerStore, NewCall, RecordResult, StoreEvent, StoreLimits } from "./store.js";
+import { copyCall, recordResultOf, reportCap, windowSizeOf } from "./store.js";
+import type { BatchRecord, BreakerStore, CircuitClaim, Completion, NewCall, RecordResult, StoreEvent, StoreLimits, TransitionPosition } from "./store.js";
 
 export type { RedisFailMode } from "./redis-fail-mode.js";
 
@@ -33,12 +33,12 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** After Redis fails, how long to answer by the fail mode without trying it. Default 1,000 ms. */
   retryAfterMs?: number;
-  /** Receives the store's events (fallbacks), as does every breaker built on the store. */
+  /** Receives the store's events (one `outage` and one `recovered` per outage, a `fallback` per operation served from memory). */
   onEvent?: (event: StoreEvent) => void;
 }
 
-// Sessions whose last window a store keeps (per generation), to receive only new entries.
-const WINDOW_CACHE_SESSIONS = 512;
+// Sessions whose recent calls and outcomes a store keeps (per generation), to receive only what is new.
+const HELD_SESSIONS = 512;
 
 type ScriptCall = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 // The commands defineCommand adds, under the names REDIS_SCRIPTS gives them.
@@ -62,7 +62,12 @@ function ttlMs(limits: StoreLimits): number {
 }
 
 function keyList(keys: SessionKeys): [string, string, string] {
-  return [keys.meta, keys.window, keys.outcomes];
+  return [keys.meta, keys.window, keys.log];
+}
+
+// A claim as the scripts take it: epoch, run, asOf, through ("" and 0 for none).
+function claimArgs(claim: CircuitClaim | undefined): (string | number)[] {
+  return claim ? [claim.epoch, claim.run, claim.asOf, claim.through] : ["", "", 0, 0];
 }
 
 /**
@@ -80,9 +85,18 @@ export class RedisStore implements BreakerStore {
   private readonly guard: RedisGuard;
   private readonly commandTimeoutMs: number;
   private readonly fallback = new MemoryStore();
-  // The last window seen per session: entries never change once written, so
-  // the next record of the session only needs what came after it.
-  private readonly windows = new BoundedCache<string, CachedWindow>(WINDOW_CACHE_SESSIONS);
+  // What this client last saw of each session: calls never change once
+  // written and outcomes arrive as a log, so the scripts send only what is new.
+  private readonly held = new BoundedCache<string, HeldSession>(HELD_SESSIONS);
+
+  // A session's keys hash its id: worth remembering for the sessions in use.
+  private readonly keys = new BoundedCache<string, [string, string, string]>(HELD_SESSIONS);
+
+  private keysOf(sessionId: string): [string, string, string] {
+    let keys = this.keys.get(sessionId);
+    if (!keys) this.keys.set(sessionId, (keys = keyList(sessionKeys(this.prefix, sessionId))));
+    return keys;
+  }
 
   /** A store with its own client for `url`. */
   static fromUrl(url: string, options: Omit<RedisStoreOptions, "url" | "client"> = {}): RedisStore {
@@ -126,86 +140,124 @@ export class RedisStore implements BreakerStore {
     const retryAfterMs = positive("retryAfterMs", options.retryAfterMs, 1_000);
     this.guard = new RedisGuard(
       this.client,
-      { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, retryAfterMs, ...where },
+      { failMode, commandTimeoutMs: this.commandTimeoutMs, connectTimeoutMs, retryAfterMs, guardTimeouts: !this.owned, ...where },
       this.owned,
+      // Sessions served from memory during an outage are stale once Redis is back: the next outage starts clean.
+      () => this.fallback.clear(),
     );
     if (options.onEvent) this.guard.subscribe(options.onEvent);
   }
 
-  /** Listen to fallback events; returns an unsubscribe function. */
+  /** Listen to store events (fallback, outage, recovered); returns an unsubscribe function. */
   subscribe(listener: (event: StoreEvent) => void): () => void {
     return this.guard.subscribe(listener);
   }
 
-  async record(sessionId: string, call: NewCall, limits: StoreLimits): Promise<RecordResult> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
-    const { idPrefix: prefix, body, usage } = encodeCall(call);
-    const maxEntries = Math.max(1, Math.floor(limits.maxEntries));
-    return this.guard.run(
+  async recordBatch(sessionId: string, calls: readonly NewCall[], limits: StoreLimits, claim?: CircuitClaim): Promise<BatchRecord> {
+    const keys = this.keysOf(sessionId);
+    const encoded: (string | number)[] = [];
+    for (const call of calls) {
+      const { idPrefix: prefix, body, run, usage } = encodeCall(call);
+      encoded.push(prefix, body, run, ...usage);
+    }
+    const windowSize = windowSizeOf(limits);
+    return this.guard.run<BatchRecord>(
       "record",
       sessionId,
       async () => {
-        // A held window lets the script send only what is new; a call id we
-        // hold is a repeat, answered from the whole window.
-        const held = this.windows.get(sessionId);
-        const known = held && !held.entries.some((c) => c.id === call.id) ? held : undefined;
+        // What we hold lets the script send only what is new; a batch id we
+        // hold may be a repeat, which the script answers from the whole list.
+        const held = this.held.get(sessionId);
+        const known = held && !calls.some((call) => held.calls.some((c) => c.id === call.id)) ? held : undefined;
         const reply = await this.scripts.breakerRecord(
-          ...keys, JSON.stringify(sessionId), prefix, body, call.run, maxEntries, ttlMs(limits), ...usage,
-          known?.epoch ?? "", known?.last ?? 0,
+          ...keys, JSON.stringify(sessionId), windowSize, ttlMs(limits),
+          held?.epoch ?? "", known?.last ?? -1, held?.done ?? -1, ...claimArgs(claim), calls.length, ...encoded,
         );
-        const decoded = decodeSession(reply, known);
-        if (decoded.cacheable) this.windows.set(sessionId, decoded.cacheable);
-        const { window, now, duplicate, circuit, usage: totals, totalCalls, runCalls } = decoded;
-        const record = window.at(-1);
-        if (!record) throw new Error("the record script replied with an empty window");
-        return { now, record, window, duplicate, circuit, usage: totals, totalCalls, runCalls };
+        const decoded = decodeSession(reply, known ?? (held && { ...held, last: -2 }), calls);
+        this.held.set(sessionId, decoded.held);
+        const { now, epoch, steps, calls: history, reports, circuit, decided, usage, totalCalls, runStart } = decoded;
+        return { now, epoch, steps, calls: history, reports, circuit, decided, usage, totalCalls, runStart };
       },
-      () => this.fallback.record(sessionId, call, limits),
+      async (error) => ({ ...(await this.fallback.recordBatch(sessionId, calls, limits, claim)), degraded: { reason: error.message } }),
+    );
+  }
+
+  async record(sessionId: string, call: NewCall, limits: StoreLimits): Promise<RecordResult> {
+    return recordResultOf(await this.recordBatch(sessionId, [call], limits), limits);
+  }
+
+  async completeBatch(sessionId: string, completions: readonly Completion[], limits: StoreLimits, claim?: CircuitClaim): Promise<boolean[]> {
+    const keys = this.keysOf(sessionId);
+    const windowSize = windowSizeOf(limits);
+    return this.guard.run(
+      "complete",
+      sessionId,
+      async () => {
+        const held = this.held.get(sessionId);
+        const args: (string | number)[] = [];
+        for (const { callId, outcome } of completions) {
+          // The step we saw the call at lets the script check one entry instead of searching the window.
+          const step = held?.calls.findLast((c) => c.id === callId)?.step ?? 0;
+          args.push(idPrefix(callId), step, encodeOutcome(outcome));
+        }
+        const reply = (await this.scripts.breakerComplete(
+          ...keys, ttlMs(limits), windowSize, reportCap(windowSize), held?.epoch ?? "", held?.done ?? -1,
+          ...claimArgs(claim), completions.length, ...args,
+        )) as (string | number | null)[];
+        const sent = decodeReports(reply, 1);
+        const applied = reply.slice(sent.end).map((flag) => flag === 1);
+        if (applied.length !== completions.length) throw new Error("the complete script replied without a result per outcome");
+        // Keep what we hold in step with the log: our own outcomes are the ones we will need next.
+        const current = this.held.get(sessionId);
+        if (current && sent.from >= 0) {
+          const merged = mergeReports(current, sent.from, sent.reports, Number(reply[0]));
+          if (merged) this.held.set(sessionId, merged);
+          else this.held.delete(sessionId);
+        }
+        return applied;
+      },
+      () => this.fallback.completeBatch(sessionId, completions, limits, claim),
     );
   }
 
   async complete(sessionId: string, callId: string, outcome: ToolOutcome, limits: StoreLimits): Promise<boolean> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
-    const json = JSON.stringify({ kind: outcome.kind, fingerprint: outcome.fingerprint });
-    return this.guard.run(
-      "complete",
-      sessionId,
-      async () => (await this.scripts.breakerComplete(...keys, idPrefix(callId), json, ttlMs(limits))) === 1,
-      () => this.fallback.complete(sessionId, callId, outcome, limits),
-    );
+    const [applied] = await this.completeBatch(sessionId, [{ callId, outcome }], limits);
+    return applied!;
   }
 
-  async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits): Promise<void> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+  async transition(sessionId: string, circuit: CircuitRecord, limits: StoreLimits, position?: TransitionPosition): Promise<void> {
+    const keys = this.keysOf(sessionId);
+    const through = position?.through ?? circuit.asOf;
     await this.guard.run(
       "transition",
       sessionId,
       async () => {
-        await this.scripts.breakerTransition(...keys, circuit.run, circuit.asOf, JSON.stringify(circuit), ttlMs(limits));
+        await this.scripts.breakerTransition(...keys, circuit.run, circuit.asOf, JSON.stringify(circuit), ttlMs(limits), through, position?.epoch ?? "");
       },
-      () => this.fallback.transition(sessionId, circuit, limits),
+      () => this.fallback.transition(sessionId, circuit, limits, position),
     );
   }
 
   async snapshot(sessionId: string): Promise<SessionSnapshot | null> {
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     return this.guard.run(
       "snapshot",
       sessionId,
       async () => {
         const reply = await this.scripts.breakerSnapshot(...keys);
         if (reply === null) return null;
-        const { circuit, window, usage, totalCalls, runCalls } = decodeSession(reply);
-        return { sessionId, circuit, window, usage, totalCalls, runCalls };
+        const { circuit, calls, usage, totalCalls, runStart, windowSize } = decodeSession(reply);
+        const window = calls.slice(-Math.max(1, windowSize)).map((c) => copyCall(c));
+        return { sessionId, circuit, window, usage, totalCalls, runCalls: totalCalls - runStart + 1 };
       },
       () => this.fallback.snapshot(sessionId),
     );
   }
 
   async reset(sessionId: string): Promise<void> {
-    this.windows.delete(sessionId);
+    this.held.delete(sessionId);
     await this.fallback.reset(sessionId);
-    const keys = keyList(sessionKeys(this.prefix, sessionId));
+    const keys = this.keysOf(sessionId);
     await this.guard.run(
       "reset",
       sessionId,
@@ -222,7 +274,7 @@ export class RedisStore implements BreakerStore {
       "sessions",
       undefined,
       async () => {
-        const nodes = this.client instanceof Cluster ? this.client.nodes("master") : [this.client];
+        const nodes = isCluster(this.client) ? this.client.nodes("master") : [this.client];
         const keys = new Set<string>();
         for (const node of nodes) {
           for await (const batch of node.scanStream({ match: metaKeyPattern(this.prefix), count: 1_000 })) {

@@ -28,9 +28,11 @@ function files(dir: string): string[] {
   );
 }
 
-/** Every labelled trajectory under test/fixtures/trajectories/<split>/<source>/. */
+const SPLITS: readonly string[] = ["dev", "heldout"];
+
+/** Every labelled trajectory under test/fixtures/trajectories/<split>/<source>/ (files beside the splits are not cases). */
 export function loadCorpus(): LabelledTrajectory[] {
-  return files(CORPUS_DIR)
+  return SPLITS.flatMap((split) => files(join(CORPUS_DIR, split)))
     .sort()
     .map((file) => {
       const path = relative(CORPUS_DIR, file);

@@ -25,9 +25,9 @@ describe("concurrent identical checks", () => {
     );
   });
 
-  it("counts concurrent cosmetic variants of one request as repeats, and lets distinct requests and pages through", async () => {
+  it("counts concurrent respellings of one request as repeats, and lets distinct requests and pages through", async () => {
     const breaker = createBreaker();
-    const names = ["Acme Corp", "ACME corp", "Acme Corporation"];
+    const names = ["Acme Corp", "ACME corp", "acme  Corp."];
     const variants = await Promise.all(names.map((n, i) => breaker.check("s", { id: `v${i}`, name: "query_crm", args: { company_name: n } })));
     expect(variants.map((v) => v.allowed)).toEqual([true, true, false]);
     const distinct = await Promise.all(["Globex", "Initech", "Hooli"].map((n, i) => breaker.check("t", { id: `d${i}`, name: "query_crm", args: { company_name: n } })));

@@ -61,7 +61,7 @@ describeRedis("npm run breaker against REDIS_URL", "server", () => {
     const { code, out } = await cli(["inspect", "user-42"], env);
     expect(code).toBe(0);
     expect(out).toMatch(/State\s+OPEN until \d{4}-/);
-    expect(out).toContain("Last verdict OPEN at step 3");
+    expect(out).toContain("Last verdict OPEN at step 4");
     expect(out).toMatch(/block identical_repeat: search was called 3 times/);
     expect(out).toContain("400 input + 40 output tokens");
     expect(out).toContain("last 4 of 4 calls");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStore, RedisStore, type StoreEvent } from "../../breaker/index.js";
-import { logStoreEvents, REPEAT_QUIET_MS } from "../../graphs/outage-log.js";
+import { logStoreEvents } from "../../graphs/outage-log.js";
 import { createRedactor } from "../../nodes/redact.js";
 import { ReplayChatModel, callsTurn, runTurn, testGraph } from "../support/graph-helpers.js";
 import { freePort } from "../support/redis-server.js";
@@ -17,29 +17,29 @@ class ReportingStore extends MemoryStore {
   }
 }
 
-const fallback = (operation: string, message = "connect ECONNREFUSED"): StoreEvent => ({ type: "fallback", operation, sessionId: "s", error: new Error(message) });
+const error = (message = "connect ECONNREFUSED") => new Error(message);
 
-describe("the server log of store events", () => {
-  it("writes one line per type of event, not one per call, and one again after the quiet window", () => {
+describe("the server log of store outages", () => {
+  it("writes one line when an outage starts and one when it ends, none per failed call", () => {
     const store = new ReportingStore();
     const lines: string[] = [];
-    let now = 0;
-    logStoreEvents(store, createRedactor({}), (line) => lines.push(line), () => now);
-    for (let i = 0; i < 50; i++) store.report(fallback(i % 2 ? "complete" : "record"));
-    expect(lines).toEqual(["[guarded-agent] breaker store fallback on record (a session's call): connect ECONNREFUSED"]);
-    store.report({ ...fallback("record"), type: "recovered" as StoreEvent["type"] });
-    expect(lines).toHaveLength(2);
-    now += REPEAT_QUIET_MS;
-    store.report(fallback("complete"));
-    expect(lines).toHaveLength(3);
+    logStoreEvents(store, createRedactor({}), (line) => lines.push(line));
+    store.report({ type: "outage", operation: "recordBatch", error: error(), failMode: "open" });
+    for (let i = 0; i < 50; i++) store.report({ type: "fallback", operation: i % 2 ? "complete" : "recordBatch", sessionId: "s", error: error() });
+    store.report({ type: "recovered", operation: "recordBatch", downMs: 1234, failedOperations: 50 });
+    expect(lines).toEqual([
+      "[guarded-agent] breaker store down (recordBatch failed: connect ECONNREFUSED); fail mode open: calls are judged from this process's memory until it recovers.",
+      "[guarded-agent] breaker store recovered after 1234 ms; 50 operations were answered by the fail mode.",
+    ]);
   });
 
   it("masks secrets the store's error carries", () => {
     const store = new ReportingStore();
     const lines: string[] = [];
     logStoreEvents(store, createRedactor({}), (line) => lines.push(line));
-    store.report(fallback("record", "Redis at redis://app:pa55word-x@cache:6379 failed"));
+    store.report({ type: "outage", operation: "recordBatch", error: error("Redis at redis://app:pa55word-x@cache:6379 failed"), failMode: "closed" });
     expect(lines[0]).toContain("redis://app:***@cache:6379");
+    expect(lines[0]).toContain("calls are refused");
     expect(lines.join()).not.toContain("pa55word-x");
   });
 });
@@ -50,7 +50,7 @@ describe("a graph whose Redis is down", () => {
     await Promise.all(stores.splice(0).map((s) => s.close()));
   });
 
-  it("logs the outage once for a whole run, without the password, while the fail mode serves every call", async () => {
+  it("logs the outage once for a whole run, without the password, shows it in every verdict, and the fail mode serves every call", async () => {
     const store = RedisStore.fromUrl(`redis://:down-S3CRET-pw@127.0.0.1:${await freePort()}`, { failMode: "open", commandTimeoutMs: 200, connectTimeoutMs: 200 });
     stores.push(store);
     const lines: string[] = [];
@@ -59,8 +59,9 @@ describe("a graph whose Redis is down", () => {
     const { state } = await runTurn(graph, "Look them up.", { thread: "outage" });
     expect(state.halted).toBe(false);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\[guarded-agent\] breaker store fallback on record \(a session's call\): Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/);
-    expect(lines.every((l) => l.startsWith("[guarded-agent] breaker store"))).toBe(true);
+    expect(lines[0]).toMatch(/^\[guarded-agent\] breaker store down \(.*redis:\/\/:\*\*\*@127\.0\.0\.1/);
     expect(lines.join("\n")).not.toContain("down-S3CRET-pw");
+    expect(state.verdicts.every((v) => v.degraded !== undefined)).toBe(true);
+    expect(JSON.stringify(state)).not.toContain("down-S3CRET-pw");
   });
 });

@@ -5,6 +5,7 @@ import { sessionKeys } from "../../breaker/stores/redis-keys.js";
 import { describeRedis, startRedisCluster, uniquePrefix, waitFor, type RedisCluster, type RedisServer } from "../support/redis-server.js";
 import { threadSession } from "../support/graph-helpers.js";
 import { expectBounded, expectFailModeBehaviour, runWithFault, slowest, timedStore } from "./support/fault-helpers.js";
+import { reportFigures } from "./support/figures.js";
 
 const TIMEOUTS = { commandTimeoutMs: 300, connectTimeoutMs: 500 };
 const BOUND_MS = Math.max(TIMEOUTS.commandTimeoutMs, TIMEOUTS.connectTimeoutMs) + 1_000;
@@ -125,8 +126,23 @@ describeRedis("a Redis Cluster master killed, with a replica to fail over to", "
       const after = await runWithFault(store, `${thread}-after`, () => {}, FAILOVER_DEADLINE_MS);
       expect(after.result.state.halted).toBe(false);
       expect(after.probe.runs()).toBe(4);
-      console.info(
-        `[reliability] cluster failover failMode=${failMode}: run during failover halted=${during.result.state.halted} ` +
+      reportFigures(
+        {
+          section: "cluster-failover",
+          scenario: failMode,
+          figures: {
+            failMode,
+            halted: during.result.state.halted,
+            toolRuns: during.probe.runs(),
+            refusedChecks: refused,
+            recoveredMs,
+            replicatedCallsKept: 3,
+            slowestOp: worst.op,
+            slowestMs: Math.round(worst.ms),
+            boundMs: BOUND_MS,
+          },
+        },
+        `cluster failover failMode=${failMode}: run during failover halted=${during.result.state.halted} ` +
           `(tool runs ${during.probe.runs()}/4), refused checks ${refused}, session served by the promoted replica ${recoveredMs} ms after the kill, ` +
           `3/3 replicated calls kept, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms)`,
       );

@@ -3,6 +3,7 @@ import { createBreaker, RedisStore, type RedisFailMode } from "../../breaker/ind
 import { describeRedis, startRedisServer, uniquePrefix, waitFor, type RedisServer } from "../support/redis-server.js";
 import { threadSession } from "../support/graph-helpers.js";
 import { expectBounded, expectFailModeBehaviour, runWithFault, slowest, timedStore } from "./support/fault-helpers.js";
+import { reportFigures } from "./support/figures.js";
 
 // Short timeouts keep the suite quick; the bound is the longer of the two plus a second of slack for a loaded machine.
 const TIMEOUTS = { commandTimeoutMs: 300, connectTimeoutMs: 500 };
@@ -81,7 +82,24 @@ describeRedis("faults on standalone Redis, for each failMode", "binary", () => {
       if (failMode === "open") expect(waits.filter((w) => w.op === "check").at(-1)?.state).toBe("OPEN");
       await redisBack();
       const worst = slowest(waits);
-      console.info(`[reliability] paused Redis failMode=${failMode}: ${waits.length} breaker calls, slowest ${worst.op} ${Math.round(worst.ms)} ms (commandTimeoutMs ${TIMEOUTS.commandTimeoutMs}, bound ${BOUND_MS} ms); checks: ${waits.filter((w) => w.op === "check").map((w) => `${w.state} ${Math.round(w.ms)}`).join(", ")}`);
+      const checks = waits.filter((w) => w.op === "check");
+      reportFigures(
+        {
+          section: "faults",
+          scenario: `paused-breaker-${failMode}`,
+          figures: {
+            failMode,
+            calls: waits.length,
+            slowestOp: worst.op,
+            slowestMs: Math.round(worst.ms),
+            commandTimeoutMs: TIMEOUTS.commandTimeoutMs,
+            boundMs: BOUND_MS,
+            checkStates: checks.map((w) => w.state ?? "none"),
+            checkMs: checks.map((w) => Math.round(w.ms)),
+          },
+        },
+        `paused Redis failMode=${failMode}: ${waits.length} breaker calls, slowest ${worst.op} ${Math.round(worst.ms)} ms (commandTimeoutMs ${TIMEOUTS.commandTimeoutMs}, bound ${BOUND_MS} ms); checks: ${checks.map((w) => `${w.state} ${Math.round(w.ms)}`).join(", ")}`,
+      );
     });
 
     it(`failMode ${failMode}: Redis killed mid-run, then restarted`, async () => {
@@ -100,7 +118,14 @@ describeRedis("faults on standalone Redis, for each failMode", "binary", () => {
       // The calls after the restart are in Redis itself, not in the fallback.
       expect((await direct.inspect(threadSession(`restarted-${failMode}`))).totalCalls).toBe(4);
       expectBounded(timings, BOUND_MS);
-      console.info(`[reliability] fault kill+restart failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), after restart 4/4 calls in Redis`);
+      reportFigures(
+        {
+          section: "faults",
+          scenario: `kill-${failMode}`,
+          figures: { failMode, halted: during.result.state.halted, toolRuns: during.probe.runs(), slowestOp: worst.op, slowestMs: Math.round(worst.ms), boundMs: BOUND_MS, callsAfterRestart: 4 },
+        },
+        `fault kill+restart failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), after restart 4/4 calls in Redis`,
+      );
     });
 
     it(`failMode ${failMode}: Redis paused (SIGSTOP) past the command timeout`, async () => {
@@ -124,7 +149,14 @@ describeRedis("faults on standalone Redis, for each failMode", "binary", () => {
       expect(after.result.state.halted).toBe(false);
       expect((await direct.inspect(threadSession(`resumed-${failMode}`))).totalCalls).toBe(4);
       expectBounded(timings, BOUND_MS);
-      console.info(`[reliability] fault pause failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), calls in Redis after resume ${late} (timed-out commands ran late)`);
+      reportFigures(
+        {
+          section: "faults",
+          scenario: `pause-${failMode}`,
+          figures: { failMode, halted: during.result.state.halted, toolRuns: during.probe.runs(), slowestOp: worst.op, slowestMs: Math.round(worst.ms), boundMs: BOUND_MS, callsInRedisAfterResume: late },
+        },
+        `fault pause failMode=${failMode}: halted=${during.result.state.halted}, tool runs ${during.probe.runs()}/4, slowest store op ${worst.op} ${Math.round(worst.ms)} ms (bound ${BOUND_MS} ms), calls in Redis after resume ${late} (timed-out commands ran late)`,
+      );
     });
   }
 });

@@ -14,6 +14,7 @@ import {
   type LoadConfig,
   type WorkerReport,
 } from "./support/load-plan.js";
+import { reportFigures } from "./support/figures.js";
 
 const WORKER = fileURLToPath(new URL("./support/load-worker.ts", import.meta.url));
 const WORKERS = 4;
@@ -152,12 +153,39 @@ describeRedis("load: 1,000 concurrent sessions of 20 calls over 4 worker process
     await waitFor("used_memory back near the baseline", async () => (settled = await usedMemory(admin)) <= baseline + MEMORY_SLACK_BYTES, 10_000);
 
     const checks = SESSIONS * CALLS;
-    console.info(
-      `[reliability] load: ${WORKERS} workers, ${SESSIONS} sessions x ${CALLS} calls = ${checks} checks in ${loadMs} ms ` +
-        `(${Math.round((checks / loadMs) * 1_000)} checks/s, slowest check ${Math.round(Math.max(...reports.map((r) => r.maxCheckMs)))} ms); ` +
-        `admitted ${[...admitted.values()].reduce((n, c) => n + c.length, 0)} (expected ${(SESSIONS / 2) * (ALLOWED_CALLS.distinct + ALLOWED_CALLS.identical)}), ` +
+    const figures = {
+      workers: WORKERS,
+      sessions: SESSIONS,
+      calls: CALLS,
+      checks,
+      loadMs,
+      checksPerSecond: Math.round((checks / loadMs) * 1_000),
+      slowestCheckMs: Math.round(Math.max(...reports.map((r) => r.maxCheckMs))),
+      admitted: [...admitted.values()].reduce((n, c) => n + c.length, 0),
+      expectedAdmitted: (SESSIONS / 2) * (ALLOWED_CALLS.distinct + ALLOWED_CALLS.identical),
+      allowedDistinct: ALLOWED_CALLS.distinct,
+      allowedIdentical: ALLOWED_CALLS.identical,
+      overAdmissions: wrong.length,
+      lostOutcomes: lost.length,
+      unavailable: 0,
+      openSessions,
+      openSeconds: LOAD_OPEN_SECONDS,
+      ttlSeconds: LOAD_TTL_SECONDS,
+      refusedBeforeOpenUntil: before.length,
+      admittedAfterOpenUntil: after.length,
+      peakKeys,
+      memoryBaselineBytes: baseline,
+      memoryPeakBytes: peakMemory,
+      memoryAfterBytes: settled,
+      memorySlackBytes: MEMORY_SLACK_BYTES,
+    };
+    reportFigures(
+      { section: "load", scenario: "standalone", figures },
+      `load: ${WORKERS} workers, ${SESSIONS} sessions x ${CALLS} calls = ${checks} checks in ${loadMs} ms ` +
+        `(${figures.checksPerSecond} checks/s, slowest check ${figures.slowestCheckMs} ms); ` +
+        `admitted ${figures.admitted} (expected ${figures.expectedAdmitted}), ` +
         `over-admissions 0, lost outcomes 0, OPEN sessions ${openSessions}, peak keys ${peakKeys}, ` +
         `used_memory baseline ${baseline} B, peak ${peakMemory} B, after the TTLs ${settled} B (DBSIZE 0)`,
     );
-  }, 90_000);
+  }, 180_000);
 });

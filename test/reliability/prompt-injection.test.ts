@@ -7,6 +7,7 @@ import { ADVISORY_TAG } from "../../nodes/tools.js";
 import { ReplayChatModel, callsTurn, inspectSession, runTurn, threadSession, toolMessages, toolReplyProblems } from "../support/graph-helpers.js";
 import { ObedientChatModel, type Obedience } from "./support/obedient-chat-model.js";
 import { probeTool } from "./support/probe-tools.js";
+import { reportFigures } from "./support/figures.js";
 
 // The limits every run here is given: 3 identical calls, 30 calls per minute.
 const MAX_IDENTICAL = 3;
@@ -48,7 +49,11 @@ describe("prompt injection through tool output", () => {
     expect(snapshot.circuit.state).toBe("OPEN");
     // Every call the model asked for was counted, the refused ones included.
     expect(snapshot.totalCalls).toBe(model.requested);
-    console.info(`[reliability] injection ${obedience.batch}/${obedience.args}: requested ${model.requested}, ran ${page.runs()}, tripped by ${snapshot.circuit.findings.map((f) => f.detector).join("+")}`);
+    const detectors = snapshot.circuit.findings.map((f) => f.detector);
+    reportFigures(
+      { section: "injection", scenario: `${obedience.batch}/${obedience.args}`, figures: { ...obedience, requested: model.requested, ran: page.runs(), detectors } },
+      `injection ${obedience.batch}/${obedience.args}: requested ${model.requested}, ran ${page.runs()}, tripped by ${detectors.join("+")}`,
+    );
   });
 
   it("changes no verdict when tool outputs imitate breaker fields (property over call patterns)", async () => {

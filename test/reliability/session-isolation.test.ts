@@ -26,7 +26,7 @@ async function dumpKeys(client: Client, prefix: string): Promise<Map<string, unk
 
 /** Group keys by hash tag; check their shape and that each tag belongs to the one session hashed into it. */
 async function keysBySession(client: Client, prefix: string): Promise<Map<string, string[]>> {
-  const shape = new RegExp(`^${escape(prefix)}\\{([A-Za-z0-9_-]{22})\\}:(meta|window|outcomes)$`);
+  const shape = new RegExp(`^${escape(prefix)}\\{([A-Za-z0-9_-]{22})\\}:(meta|window|log)$`);
   const byTag = new Map<string, string[]>();
   for (const key of (await dumpKeys(client, prefix)).keys()) {
     const match = shape.exec(key);
@@ -62,7 +62,7 @@ function redisKeyTests(label: string, connect: () => { store: RedisStore; client
 
     const sessions = await keysBySession(client, prefix);
     expect(new Set(sessions.keys())).toEqual(new Set([victim, ...ids]));
-    for (const keys of sessions.values()) expect(keys.map((k) => k.split(":").at(-1))).toEqual(["meta", "outcomes", "window"]);
+    for (const keys of sessions.values()) expect(keys.map((k) => k.split(":").at(-1))).toEqual(["log", "meta", "window"]);
 
     const before = await dumpKeys(client, prefix);
     for (const id of [...ids].reverse()) {

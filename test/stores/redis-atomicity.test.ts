@@ -1,47 +1,9 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { ToolCallRequest } from "../../breaker/types.js";
 import { describeRedis, standaloneRedis, uniquePrefix } from "../support/redis-server.js";
-import type { WorkerReply, WorkerRequest } from "./redis-worker.js";
 import { TestStores } from "./redis-test-stores.js";
+import { WorkerProcess as Worker } from "./worker-process.js";
 
 const WORKERS = 5;
-const workerScript = fileURLToPath(new URL("./redis-worker.ts", import.meta.url));
-
-/** One worker process and a way to ask it something and await its answer. */
-class Worker {
-  readonly child: ChildProcess = fork(workerScript, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-
-  ask(request: WorkerRequest): Promise<WorkerReply> {
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null): void => reject(new Error(`worker exited (${code}) before answering`));
-      this.child.once("exit", onExit);
-      this.child.once("message", (reply: WorkerReply) => {
-        this.child.off("exit", onExit);
-        if (reply.type === "error") reject(new Error(`worker failed: ${reply.message}`));
-        else resolve(reply);
-      });
-      this.child.send(request);
-    });
-  }
-
-  async run(session: string, calls: ToolCallRequest[]) {
-    const reply = await this.ask({ type: "run", session, calls });
-    if (reply.type !== "verdicts") throw new Error(`unexpected reply ${reply.type}`);
-    return reply.verdicts;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5_000);
-    if (this.child.connected) this.child.send({ type: "stop" } satisfies WorkerRequest);
-    else this.child.kill("SIGKILL");
-    await exited;
-    clearTimeout(timer);
-  }
-}
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 

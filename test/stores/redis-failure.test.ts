@@ -25,10 +25,11 @@ const call = (args: unknown = { q: seq }): ToolCallRequest => ({ id: `call-${++s
 
 /** Wait until the store answers from Redis again: no error thrown and no new fallback event. */
 async function usingRedisAgain(store: RedisStore, events: StoreEvent[] = []): Promise<void> {
+  const fallbacks = () => events.filter((e) => e.type === "fallback").length;
   await waitFor("the store to use Redis again", async () => {
-    const before = events.length;
+    const before = fallbacks();
     await store.snapshot("probe");
-    return events.length === before;
+    return fallbacks() === before;
   });
 }
 
@@ -48,7 +49,13 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
     const events: StoreEvent[] = [];
     const store = stores.create({ ...FAST, failMode: "open", onEvent: (e) => events.push(e) });
     const { breaker, storeErrors } = guarded(store);
-    expect((await breaker.check("s1", call())).step).toBe(1);
+    const outages: BreakerEvents["storeOutage"][] = [];
+    const recoveries: BreakerEvents["storeRecovered"][] = [];
+    breaker.on("storeOutage", (e) => outages.push(e));
+    breaker.on("storeRecovered", (e) => recoveries.push(e));
+    const healthy = await breaker.check("s1", call());
+    expect(healthy.step).toBe(1);
+    expect(healthy.degraded).toBeUndefined();
 
     await server.kill();
     // In memory the session starts over, and loop detection still works there.
@@ -56,22 +63,45 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
     const during = [];
     for (let i = 0; i < 4; i++) during.push(await breaker.check("s1", call(same)));
     expect(during.map((v) => [v.step, v.state])).toEqual([[1, "CLOSED"], [2, "CLOSED"], [3, "HALF_OPEN"], [4, "OPEN"]]);
-    expect(events[0]).toMatchObject({ type: "fallback", operation: "record", sessionId: "s1" });
-    expect(events[0]!.error).toMatchObject({ code: "STORE_UNAVAILABLE" });
-    expect(events[0]!.error.message).toContain(`Redis at ${server.url}`);
+    // Every verdict served from memory says so, with the reason.
+    for (const verdict of during) expect(verdict.degraded?.reason).toContain(`Redis at ${server.url} failed on record`);
+    // One outage event however many calls it touched; a fallback event per operation.
+    expect(events[0]).toMatchObject({ type: "outage", operation: "record", sessionId: "s1", failMode: "open" });
+    expect(events.filter((e) => e.type === "outage")).toHaveLength(1);
+    expect(events[1]).toMatchObject({ type: "fallback", operation: "record", sessionId: "s1" });
+    const fallback = events[1] as Extract<StoreEvent, { type: "fallback" }>;
+    expect(fallback.error).toMatchObject({ code: "STORE_UNAVAILABLE" });
+    expect(fallback.error.message).toContain(`Redis at ${server.url}`);
     expect(storeErrors.filter((e) => e.action === "fallback").length).toBeGreaterThanOrEqual(4);
+    expect(outages).toHaveLength(1);
+    expect(outages[0]).toMatchObject({ operation: "record", failMode: "open" });
 
     await server.restart();
     await usingRedisAgain(store, events);
+    expect(events.filter((e) => e.type === "recovered")).toHaveLength(1);
+    expect(recoveries).toHaveLength(1);
+    expect(recoveries[0]!.downMs).toBeGreaterThan(0);
+    expect(recoveries[0]!.failedOperations).toBeGreaterThanOrEqual(4);
     // The restarted server kept nothing: step 1 again proves the call went to Redis, not to memory (step 5).
-    expect((await breaker.check("s1", call())).step).toBe(1);
+    const back = await breaker.check("s1", call());
+    expect([back.step, back.degraded]).toEqual([1, undefined]);
     const admin = new Redis(server.url);
     expect(await admin.exists(sessionKeys(store.prefix, "s1").meta)).toBe(1);
     await admin.quit();
+
+    // The next outage starts from an empty memory, not from the first outage's OPEN session.
+    await server.kill();
+    const second = await breaker.check("s1", call());
+    expect([second.step, second.state, second.allowed]).toEqual([1, "CLOSED", true]);
+    expect(second.degraded).toBeDefined();
+    expect(events.filter((e) => e.type === "outage")).toHaveLength(2);
+    await server.restart();
+    await usingRedisAgain(store, events);
   });
 
   it("failMode closed: a dead Redis blocks the call with a store_unavailable frame, then recovers", async () => {
-    const store = stores.create({ ...FAST, failMode: "closed" });
+    const events: StoreEvent[] = [];
+    const store = stores.create({ ...FAST, failMode: "closed", onEvent: (e) => events.push(e) });
     const { breaker, storeErrors } = guarded(store);
     expect((await breaker.check("s1", call())).allowed).toBe(true);
 
@@ -81,12 +111,23 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
     expect(verdict.findings).toHaveLength(1);
     expect(verdict.findings[0]).toMatchObject({ detector: "store_unavailable", severity: "block" });
     expect(verdict.findings[0]!.message).toContain(`Redis at ${server.url}`);
+    expect(verdict.degraded?.reason).toContain(`Redis at ${server.url} failed on record`);
     expect(storeErrors.map((e) => e.action)).toEqual(["blocked"]);
+    const batch = await breaker.checkBatch("s1", [call(), call()]);
+    expect(batch.map((v) => [v.allowed, v.findings[0]?.detector, Boolean(v.degraded)])).toEqual([
+      [false, "store_unavailable", true],
+      [false, "store_unavailable", true],
+    ]);
     await expect(store.snapshot("s1")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+    // Closed mode emits no fallback events: one outage, then the recovery.
+    expect(events.map((e) => e.type)).toEqual(["outage"]);
 
     await server.restart();
     await usingRedisAgain(store);
-    expect(await breaker.check("s1", call())).toMatchObject({ allowed: true, step: 1 });
+    expect(events.map((e) => e.type)).toEqual(["outage", "recovered"]);
+    const back = await breaker.check("s1", call());
+    expect(back).toMatchObject({ allowed: true, step: 1 });
+    expect(back.degraded).toBeUndefined();
   });
 
   it("a paused server (SIGSTOP) past the command timeout: closed blocks, open falls back, both recover on SIGCONT", async () => {
@@ -104,7 +145,7 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
       expect(blocked.findings[0]!.message).toMatch(/timed out|did not answer/);
       const allowed = await open.breaker.check("s1", call());
       expect(allowed).toMatchObject({ allowed: true, step: 1 });
-      expect(events.map((e) => e.operation)).toEqual(["record"]);
+      expect(events.map((e) => [e.type, e.operation])).toEqual([["outage", "record"], ["fallback", "record"]]);
     } finally {
       server.resume();
     }
@@ -124,7 +165,7 @@ describeRedis("RedisStore when Redis fails", "binary", () => {
     await admin.call("CLIENT", "PAUSE", "20000", "WRITE");
     try {
       expect(await breaker.check("s1", call())).toMatchObject({ allowed: true, step: 1 });
-      expect(events).toHaveLength(1);
+      expect(events.map((e) => e.type)).toEqual(["outage", "fallback"]);
     } finally {
       await admin.call("CLIENT", "UNPAUSE");
       await admin.quit();

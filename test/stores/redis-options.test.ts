@@ -22,7 +22,7 @@ describe("session keys", () => {
   it("share one hash tag made of a hash of the id, never of the id itself", () => {
     for (const id of ["{", "}", "a}b{c", "*", ":", "\n", "x".repeat(10_240)]) {
       const keys = Object.values(sessionKeys("cb:", id));
-      const tags = keys.map((k) => /^cb:\{([A-Za-z0-9_-]{22})\}:(meta|window|outcomes)$/.exec(k)?.[1]);
+      const tags = keys.map((k) => /^cb:\{([A-Za-z0-9_-]{22})\}:(meta|window|log)$/.exec(k)?.[1]);
       expect(tags.every((t) => t !== undefined && t === tags[0])).toBe(true);
     }
     // JSON-encoding first keeps lone surrogates apart (plain UTF-8 would merge them).

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createBreaker } from "../../breaker/breaker.js";
 import { MemoryStore } from "../../breaker/stores/memory-store.js";
 import { sessionKeys } from "../../breaker/stores/redis-keys.js";
 import { REDIS_SCRIPTS } from "../../breaker/stores/redis-scripts.js";
@@ -74,7 +75,7 @@ describeRedis("RedisStore on Redis: scripts, keys, bounds", "server", () => {
     const keys = await scanKeys(admin, store.prefix);
     expect(keys).toEqual(Object.values(sessionKeys(store.prefix, "user:1")).sort());
     for (const key of keys) {
-      expect(key).toMatch(new RegExp(`^${escape(store.prefix)}\\{[A-Za-z0-9_-]{22}\\}:(meta|window|outcomes)$`));
+      expect(key).toMatch(new RegExp(`^${escape(store.prefix)}\\{[A-Za-z0-9_-]{22}\\}:(meta|window|log)$`));
       const ttl = await admin.pttl(key);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(100_000);
@@ -83,7 +84,7 @@ describeRedis("RedisStore on Redis: scripts, keys, bounds", "server", () => {
     for (const key of keys) expect(await admin.pttl(key)).toBeGreaterThan(100_000);
   });
 
-  it("bounds a session's memory: the window and its outcomes stay capped", async () => {
+  it("bounds a session's memory: the list, the outcome log and the visible window stay capped", async () => {
     const store = stores.create();
     const limits = { ...LIMITS, maxEntries: 5 };
     for (let i = 0; i < 30; i++) {
@@ -91,10 +92,24 @@ describeRedis("RedisStore on Redis: scripts, keys, bounds", "server", () => {
       await store.complete("s1", `c${i}`, { kind: "ok", fingerprint: `f${i}` }, limits);
     }
     const keys = sessionKeys(store.prefix, "s1");
-    expect(await admin.llen(keys.window)).toBe(5);
-    expect((await admin.hkeys(keys.outcomes)).sort()).toEqual(["26", "27", "28", "29", "30"]);
+    // Nobody claims verdicts here, so the list keeps what a replay of every undecided step would need: twice the window.
+    expect(await admin.llen(keys.window)).toBe(10);
+    expect(await admin.llen(keys.log)).toBe(10);
     const snap = (await store.snapshot("s1"))!;
     expect(snap.window.map((c) => c.outcome?.fingerprint)).toEqual(["f25", "f26", "f27", "f28", "f29"]);
+  });
+
+  it("keeps exactly the window when a breaker reports its verdicts along with its outcomes", async () => {
+    const store = stores.create();
+    // Whatever the verdicts (call_rate opens the circuit here), each one is claimed.
+    const breaker = createBreaker({ store, policy: { windowSize: 5, detectors: { call_rate: { warn: 4, block: 5 } } } });
+    for (let i = 0; i < 30; i++) {
+      const verdict = await breaker.check("s1", { id: `c${i}`, name: "search", args: { page: i } });
+      await breaker.complete("s1", verdict.callId, { output: { page: i } });
+    }
+    const keys = sessionKeys(store.prefix, "s1");
+    expect(await admin.llen(keys.window)).toBe(5);
+    expect(await admin.hget(keys.meta, "decided")).toBe("30");
   });
 
   it("stamps calls with Redis TIME in epoch milliseconds", async () => {

@@ -113,7 +113,8 @@ describe("breaker telemetry through the OpenTelemetry SDK", () => {
 
   it("counts checks a fail mode answered: refused for an unavailable store, served from memory when degraded", async () => {
     const down = new MemoryStore();
-    down.record = async () => {
+    // A check is one recordBatch (a batch of one).
+    down.recordBatch = async () => {
       throw new Error("connection refused");
     };
     const refused = await createBreaker({ store: down }).check("s", { ...SQL, id: "r1" });

@@ -15,7 +15,7 @@ export function adversarialIds(victim: string, prefix: string): string[] {
     "x".repeat(10 * 1_024), "{".repeat(10 * 1_024),
     "\ud800", "\udc00", "\ud800\udc00",
     // Ids equal to the victim's hash tag and to its keys, with and without the braces.
-    tag, `{${tag}}`, keys.meta, keys.window, keys.outcomes, `${prefix}{${tag}}`,
+    tag, `{${tag}}`, keys.meta, keys.window, keys.log, `${prefix}{${tag}}`,
   ];
 }
 
