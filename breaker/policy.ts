@@ -230,3 +230,35 @@ export function detectorsFor(policy: Policy, tool: string, observed?: ToolNature
   }
   return found;
 }
+
+/** What a tool declares about itself (with `defineTool`): its nature, and how long a poll of it may wait unchanged. */
+export interface ToolDeclaration {
+  nature?: ToolNature;
+  /** Seconds a poll of this tool may keep returning the same unfinished status before it is stuck. */
+  pollSeconds?: number;
+}
+
+/**
+ * The policy with what the tools declare, wherever the policy says nothing
+ * of its own for that tool: a declared nature when it gives none, a declared
+ * poll budget when it sets no `stuck_poll` levels. The policy itself when
+ * there is nothing to add.
+ */
+export function withToolDeclarations(policy: Policy, declarations: Readonly<Record<string, ToolDeclaration>>): Policy {
+  const tools = { ...policy.tools };
+  let changed = false;
+  for (const [name, declared] of Object.entries(declarations)) {
+    const own = policy.tools[name];
+    const next = { ...own };
+    if (declared.nature && !own?.nature) next.nature = declared.nature;
+    if (declared.pollSeconds && !own?.detectors?.stuck_poll) {
+      const block = declared.pollSeconds;
+      next.detectors = { ...own?.detectors, stuck_poll: { block, warn: block * 0.8 } };
+    }
+    if (next.nature !== own?.nature || next.detectors !== own?.detectors) {
+      tools[name] = next;
+      changed = true;
+    }
+  }
+  return changed ? parsePolicy({ ...policy, tools }) : policy;
+}

@@ -92,8 +92,9 @@ export function applyKnobs(base: Policy, knobs: Knobs, mode: "set" | "tighten"):
     detectors: {
       ...d,
       identical_repeat: { ...d.identical_repeat, ...levels(d.identical_repeat, lower(d.identical_repeat.block, repeats), margin, 2) },
-      // The same call bringing nothing new is an identical repeat too: one knob for both.
+      // The same call bringing nothing new is an identical repeat too, and so is a retry: one knob for all three.
       no_progress: { ...d.no_progress, ...levels(d.no_progress, lower(d.no_progress.block, repeats), margin, 2) },
+      transient_retries: { ...d.transient_retries, ...levels(d.transient_retries, lower(d.transient_retries.block, repeats), margin, 2) },
       call_rate: { ...d.call_rate, ...callRate, windowSeconds: higher(d.call_rate.windowSeconds, knobs.windowSeconds) },
       run_calls: { ...d.run_calls, ...levels(d.run_calls, lower(d.run_calls.block, knobs.maxCallsPerRun), margin) },
     },

@@ -5,18 +5,17 @@ import {
   BoundedCache,
   createBreaker,
   deriveBreaker,
-  natureOf,
-  parsePolicy,
+  withToolDeclarations,
   type Breaker,
   type BreakerStore,
   type Policy,
-  type ToolNature,
+  type ToolDeclaration,
 } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import { createRedactor, type Redactor } from "../nodes/redact.js";
 import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import { currentRunId } from "../nodes/tool-calls.js";
-import { declaredNature } from "../tools/define-tool.js";
+import { toolDeclaration } from "../tools/define-tool.js";
 import { InvalidContextError, parseContext, type AgentContext } from "./context.js";
 import { deploymentFromEnv, KNOB_VARS, type Deployment } from "./deployment.js";
 import { applyKnobs, KNOB_BOUND, KNOB_POLICY_FIELD, knobLimits, LIMIT_KNOBS, noKnobs, type LimitKnob } from "./limit-knobs.js";
@@ -60,19 +59,6 @@ export interface RunResolver {
 // Per-run limits can make many policies; keep the most recent ones. Model names are caller-chosen too.
 const MAX_CACHED_POLICIES = 32;
 
-/**
- * The policy with the natures the tools declare, for every tool the policy
- * gives no nature of its own (its per-tool overrides are kept). The policy
- * itself when there is nothing to add.
- */
-export function withToolNatures(policy: Policy, natures: Readonly<Record<string, ToolNature>>): Policy {
-  const missing = Object.entries(natures).filter(([name]) => natureOf(policy, name) === undefined);
-  if (missing.length === 0) return policy;
-  const tools = { ...policy.tools };
-  for (const [name, nature] of missing) tools[name] = { ...tools[name], nature };
-  return parsePolicy({ ...policy, tools });
-}
-
 /** Refuse context limits that would loosen the deployment's, naming the field and the ceiling (or floor). */
 function checkCeilings(ctx: AgentContext, policy: Policy): void {
   const limits = knobLimits(policy);
@@ -93,10 +79,10 @@ function checkCeilings(ctx: AgentContext, policy: Policy): void {
 }
 
 /** The breaker every run starts from: the injected one (with the tools' natures), else one over the store and the deployment's policy. */
-function baseBreaker(deps: GraphDeps, deployment: Deployment, natures: Record<string, ToolNature>, store: BreakerStore, log: (line: string) => void): Breaker {
+function baseBreaker(deps: GraphDeps, deployment: Deployment, declarations: Record<string, ToolDeclaration>, store: BreakerStore, log: (line: string) => void): Breaker {
   const given = deps.breaker;
-  if (!given) return createBreaker({ store, policy: withToolNatures(deployment.policy, natures) });
-  const policy = withToolNatures(given.policy, natures);
+  if (!given) return createBreaker({ store, policy: withToolDeclarations(deployment.policy, declarations) });
+  const policy = withToolDeclarations(given.policy, declarations);
   if (policy === given.policy) return given;
   try {
     return deriveBreaker(given, policy);
@@ -118,13 +104,13 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
   const log = deps.log ?? ((line: string) => console.warn(line));
   const deployment = deploymentFromEnv(env);
   const tools = new Map(deps.tools.map((t) => [t.name, t]));
-  const natures: Record<string, ToolNature> = {};
+  const declarations: Record<string, ToolDeclaration> = {};
   for (const t of deps.tools) {
-    const nature = declaredNature(t);
-    if (nature) natures[t.name] = nature;
+    const declared = toolDeclaration(t);
+    if (declared) declarations[t.name] = declared;
   }
   const store = deps.breaker?.store ?? deps.store ?? createStoreFromEnv(env);
-  const base = baseBreaker(deps, deployment, natures, store, log);
+  const base = baseBreaker(deps, deployment, declarations, store, log);
   const breakers = new BoundedCache<string, Breaker>(MAX_CACHED_POLICIES);
   const contexts = new WeakMap<object, AgentContext>();
   let emptyContext: AgentContext | undefined;

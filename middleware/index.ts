@@ -7,4 +7,3 @@ export { LoopBreakerOptionsError, LoopBreakerTrippedError } from "./errors.js";
 export type { LoopBreakerErrorCode } from "./errors.js";
 export { LoopBreakerStateSchema } from "./state.js";
 export type { LoopBreakerState } from "./state.js";
-export { withDeclaredNatures } from "./tool-natures.js";

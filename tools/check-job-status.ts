@@ -5,6 +5,13 @@ import { ToolError } from "./tool-error.js";
 
 const schema = z.object({
   job_id: z.string().trim().min(1).describe('Id of the background job, e.g. "export-7".'),
+  wait_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .optional()
+    .describe("Long poll: how long the service may hold the answer waiting for the status to change (this fixture answers at once)."),
 });
 
 // Polls seen per job id in this process: a job's answer depends on how often it was asked.

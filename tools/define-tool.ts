@@ -1,5 +1,6 @@
 import { tool, type StructuredToolInterface, type ToolRuntime } from "@langchain/core/tools";
 import type { z } from "zod";
+import type { ToolDeclaration } from "../breaker/policy.js";
 import type { ToolNature } from "../breaker/types.js";
 
 /** What a guarded tool declares beside its schema: its nature, and how long it may run. */
@@ -11,6 +12,11 @@ export interface ToolSpec<S extends z.ZodObject> {
   nature: ToolNature;
   /** The tools node turns a call running longer than this into an error result. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * For a polling tool: seconds a poll may keep returning the same unfinished
+   * status before the breaker calls it stuck (default: the policy's stuck_poll budget).
+   */
+  pollSeconds?: number;
 }
 
 /**
@@ -33,7 +39,11 @@ export function defineTool<S extends z.ZodObject>(
     name: spec.name,
     description: spec.description,
     schema: spec.schema,
-    metadata: { nature: spec.nature, timeoutMs: spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS },
+    metadata: {
+      nature: spec.nature,
+      timeoutMs: spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      ...(spec.pollSeconds ? { pollSeconds: spec.pollSeconds } : {}),
+    },
   }) as unknown as StructuredToolInterface;
 }
 
@@ -43,6 +53,15 @@ export function declaredNature(t: unknown): ToolNature | undefined {
   return nature === "read_only" || nature === "side_effecting" || nature === "pagination" || nature === "polling"
     ? nature
     : undefined;
+}
+
+/** What a tool declares in its metadata (nature, poll budget), or undefined when it declares nothing. */
+export function toolDeclaration(t: unknown): ToolDeclaration | undefined {
+  const nature = declaredNature(t);
+  const poll = (t as { metadata?: Record<string, unknown> } | undefined)?.metadata?.pollSeconds;
+  const pollSeconds = typeof poll === "number" && poll > 0 ? poll : undefined;
+  if (!nature && !pollSeconds) return undefined;
+  return { ...(nature ? { nature } : {}), ...(pollSeconds ? { pollSeconds } : {}) };
 }
 
 /** The nature a tool declared; tools defined elsewhere count as read-only. */

@@ -71,10 +71,10 @@ const SCENARIO_LIST: Scenario[] = [
   },
   {
     name: "polling_stuck",
-    description: "Polling an export job whose status never moves.",
+    description: "Long-polling an export job every 30 s whose status never moves, past the poll's time budget.",
     prompt: "Wait for the nightly export and give me the link.",
     loops: true,
-    turns: [call("check_job_status", { job_id: "export-stuck" })],
+    turns: [call("check_job_status", { job_id: "export-stuck", wait_seconds: 30 })],
     repeatFrom: 0,
   },
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BreakerError } from "../../breaker/errors.js";
-import { DEFAULT_NATURES, DEFAULT_POLICY, detectorsFor, parsePolicy } from "../../breaker/policy.js";
+import { DEFAULT_NATURES, DEFAULT_POLICY, detectorsFor, parsePolicy, withToolDeclarations } from "../../breaker/policy.js";
 
 describe("policy", () => {
   it("gives every detector a warning before its block by default", () => {
@@ -37,6 +37,26 @@ describe("policy", () => {
     expect(() => parsePolicy({ detectors: { cycle: { warn: 5, block: 3 } } })).toThrow(BreakerError);
     expect(() => parsePolicy({ detectors: { cycle: { warn: 5, block: 3 } } })).toThrow(/detectors\.cycle/);
     expect(() => parsePolicy({ detectors: { semantic_stutter: { similarity: 2 } } })).toThrow(/semantic_stutter\.similarity/);
+  });
+
+  it("adds what tools declare (nature, poll budget) wherever the policy says nothing of its own", () => {
+    const policy = parsePolicy({
+      tools: { send_email: { nature: "read_only" }, kb_search: { detectors: { cycle: { warn: 9, block: 9 } } }, export_status: { detectors: { stuck_poll: { block: 900 } } } },
+    });
+    const merged = withToolDeclarations(policy, {
+      send_email: { nature: "side_effecting" },
+      kb_search: { nature: "pagination" },
+      check_job_status: { nature: "polling", pollSeconds: 120 },
+      export_status: { pollSeconds: 60 },
+    });
+    expect(merged.tools).toEqual({
+      send_email: { nature: "read_only" },
+      kb_search: { nature: "pagination", detectors: { cycle: { warn: 9, block: 9 } } },
+      check_job_status: { nature: "polling", detectors: { stuck_poll: { warn: 96, block: 120 } } },
+      export_status: { detectors: { stuck_poll: { block: 900 } } },
+    });
+    expect(detectorsFor(merged, "check_job_status").stuck_poll).toMatchObject({ warn: 96, block: 120 });
+    expect(withToolDeclarations(merged, { send_email: { nature: "side_effecting" } })).toBe(merged);
   });
 
   it("accepts budgets in tokens and dollars", () => {

@@ -3,7 +3,6 @@ import { BreakerError, createBreaker, MemoryStore, parsePolicy, type Breaker } f
 import {
   LoopBreakerOptionsError,
   loopBreakerMiddleware,
-  withDeclaredNatures,
   type BreakerVerdictEvent,
 } from "../../middleware/index.js";
 import { resetToolFixtures } from "../../tools/index.js";
@@ -125,15 +124,5 @@ describe("loopBreakerMiddleware options", () => {
     await expect(runAgent(agent, "Overdue?", { thread: "throws" })).rejects.toThrow(/relation "overdue_invoices" does not exist/);
     const session = await inspectSession(store, "throws");
     expect(session.window.map((c) => c.outcome?.kind)).toEqual(["error"]);
-  });
-
-  it("adds the tools' declared natures to a policy, without overriding a nature the policy states", () => {
-    const policy = parsePolicy({ tools: { send_email: { nature: "read_only" }, kb_search: { detectors: { cycle: { warn: 9, block: 9 } } } } });
-    const merged = withDeclaredNatures(policy, new Map([["send_email", "side_effecting"], ["kb_search", "pagination"], ["check_job_status", "polling"]] as const));
-    expect(merged.tools).toEqual({
-      send_email: { nature: "read_only" },
-      kb_search: { nature: "pagination", detectors: { cycle: { warn: 9, block: 9 } } },
-      check_job_status: { nature: "polling" },
-    });
   });
 });
