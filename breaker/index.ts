@@ -25,6 +25,7 @@ export { freshCircuit, noUsage } from "./stores/store.js";
 export { parsePolicy, detectorsFor, natureOf, withToolDeclarations, DEFAULT_POLICY, PolicySchema } from "./policy.js";
 export type { Policy, PolicyInput, DetectorsPolicy, DetectorOverrides, ToolDeclaration } from "./policy.js";
 export { decide, stateOf } from "./decide.js";
+export { isContinuation, turnKey } from "./turns.js";
 export type { Decision, DecisionInput } from "./decide.js";
 export { DETECTORS } from "./detectors/index.js";
 export type { Detector, DetectionInput } from "./detectors/index.js";

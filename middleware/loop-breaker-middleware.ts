@@ -156,10 +156,10 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
         result = await handler(request);
       } catch (error) {
         // An interrupt pauses the run; the call has not ended.
-        if (!isGraphBubbleUp(error)) await breaker.complete(sessionId, id, { error });
+        if (!isGraphBubbleUp(error)) await breaker.complete(sessionId, id, { error, args: toolCall.args });
         throw error;
       }
-      await breaker.complete(sessionId, id, outcomeOf(result, id));
+      await breaker.complete(sessionId, id, { ...outcomeOf(result, id), args: toolCall.args });
       return verdict.advisory ? withAdvisory(result, verdict.advisory) : result;
     },
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import type { TokenUsage, Verdict } from "../breaker/index.js";
+import { isContinuation, turnKey, type TokenUsage, type Verdict } from "../breaker/index.js";
 
 /** A tool call the model asked for; `parseError` is set when its arguments were not valid JSON. */
 export interface PendingCall {
@@ -121,10 +121,23 @@ export function pendingCalls(message: AIMessage): PendingCall[] {
   });
 }
 
-/** The run a message list is in: the id of its latest user message, so each user turn is a run. */
+/**
+ * The run a message list is in: the id of its latest user message that asked
+ * for something new, so each real user turn is a run. A "continue" nudge or
+ * the same message sent again keeps the run it follows, as offline.
+ */
 export function currentRunId(messages: readonly BaseMessage[]): string {
-  const human = messages.findLast((m) => m.getType() === "human");
-  return human?.id ?? "run-0";
+  const said = new Set<string>();
+  let run: string | undefined;
+  let turns = 0;
+  for (const message of messages) {
+    if (message.getType() !== "human") continue;
+    const text = message.text;
+    if (run === undefined || !isContinuation(text, said)) run = message.id ?? `run-${turns}`;
+    said.add(turnKey(text));
+    turns++;
+  }
+  return run ?? "run-0";
 }
 
 /** Token usage the model reported for a message, in the breaker's terms. */

@@ -33,7 +33,8 @@ export function createToolsNode(resolve: ResolveRun) {
     const runs = await Promise.all(calls.map((call, i) => runTool(call, verdicts[i], ctx)));
     await run.breaker.completeBatch(
       run.sessionId,
-      runs.map((r, i) => ({ callId: verdicts[i]!.callId, outcome: r.outcome })),
+      // The call's own arguments go with its outcome: a result that only echoes them reads the same, as offline.
+      runs.map((r, i) => ({ callId: verdicts[i]!.callId, outcome: { ...r.outcome, args: calls[i]!.args } })),
     );
     const replies = runs.map((r) => r.reply);
     if (!replies.some(isCommand)) return { messages: replies as BaseMessage[], ...checked };

@@ -1,6 +1,6 @@
 import { createBreaker } from "../breaker.js";
 import { parsePolicy, type Policy, type PolicyInput } from "../policy.js";
-import { isContinuation } from "../turns.js";
+import { isContinuation, turnKey } from "../turns.js";
 import { MemoryStore } from "../stores/memory-store.js";
 import type { Finding, TokenUsage, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
@@ -82,7 +82,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   };
   let run = 0;
   let calls = 0;
-  const said: string[] = [];
+  const said = new Set<string>();
   // The arguments of each replayed call, so its result is read against them (echoes masked).
   const argsOf = new Map<string, unknown>();
   let pendingUsage: TokenUsage | undefined;
@@ -92,7 +92,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
     if (event.type === "user") {
       // A harness's "continue", or the same message again, keeps the run's loop window.
       if (event.text === undefined || !isContinuation(event.text, said)) run++;
-      if (event.text !== undefined) said.push(event.text);
+      if (event.text !== undefined) said.add(turnKey(event.text));
       continue;
     }
     if (event.type === "result") {

@@ -43,6 +43,20 @@ describe("a second user turn after a trip", () => {
     expect((await inspectSession(store, threadSession("turns-1"))).totalCalls).toBe(toolMessages(second.state.messages).length);
   });
 
+  it("keeps the loop window through a harness's 'continue' nudge or the same message sent again", async () => {
+    const { graph, store } = threadedGraph();
+    const thread = { context: { model: "scripted:loop" }, thread: "turns-nudge" };
+    const first = await runTurn(graph, "How many invoices are overdue?", thread);
+    expect(first.state.halted).toBe(true);
+    for (const nudge of ["Please continue.", "How many invoices are overdue?"]) {
+      const next = await runTurn(graph, nudge, thread);
+      // Still the same run: the circuit is open and the first call of the nudge's turn is refused.
+      expect(trajectory(lastTurn(next.state.messages))).toEqual(["refused"]);
+      expect(toolReplyProblems(next.state.messages)).toEqual([]);
+    }
+    expect((await inspectSession(store, threadSession("turns-nudge"))).circuit.state).toBe("OPEN");
+  });
+
   it("can finish normally, clearing halted", async () => {
     const { graph } = threadedGraph();
     await runTurn(graph, "How many invoices are overdue?", { context: { model: "scripted:loop" }, thread: "turns-2" });

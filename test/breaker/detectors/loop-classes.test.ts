@@ -75,6 +75,21 @@ describe("errors and empties, wherever they are said", () => {
   });
 });
 
+describe("results that echo the request", () => {
+  it("read the same when they differ only by the argument they repeat", () => {
+    const failure = (path: string) => summarizeOutcome({ error: `ToolError: Cannot parse path "${path}": it is absolute.`, args: { path } });
+    expect(failure("/docs/pricing-faq.md").fingerprint).toBe(failure("/docs/Pricing_FAQ.md").fingerprint);
+    const none = (q: string) => summarizeOutcome({ output: `No results for '${q}'.`, args: { query: q } });
+    expect(none("acme corp").fingerprint).toBe(none("ACME Corporation").fingerprint);
+  });
+
+  it("stop cosmetic variants of one bad request that fail the same way, each echoing itself", () => {
+    const read = (path: string): CallSpec => ({ tool: "read_file", args: { path }, error: `Cannot parse path "${path}": it is absolute.` });
+    const decision = decideOn([read("/docs/pricing-faq.md"), read("/docs/Pricing-FAQ.md"), { tool: "read_file", args: { path: "/docs/pricing_faq.md" } }]);
+    expect(findingOf(decision, "semantic_stutter")?.severity).toBe("block");
+  });
+});
+
 describe("transient failures earn retries", () => {
   const rates = { tool: "http_get", args: { url: "https://api.exchange.example/v2/latest" } };
   const transient: CallSpec[] = [
