@@ -129,9 +129,6 @@ export function argFeatures(args: string): ArgFeatures {
   return { shape: [...fields.keys()].sort().join("\u0000"), fields };
 }
 
-const identities = new BoundedCache<string, string>(2_048);
-const spellings = new BoundedCache<string, string>(2_048);
-
 // A value's spelling with what never changes meaning taken out: case, accents, separators
 // (space, "-", "_"), trailing punctuation, and the order of the words of prose. Other
 // punctuation stays: "test" and "test*" are different patterns.
@@ -150,52 +147,34 @@ function spell(value: unknown): unknown {
   return value;
 }
 
-/**
- * What a call asks for, spelled loosely: two calls with one spelling ask for
- * the same thing in the same words (a reordered query, another case, "ORD-42"
- * for "ord_42"), paging and narration aside. Stricter than request similarity,
- * which also forgives typos, suffixes and plurals; used where no result can
- * say whether the two were really the same.
- */
-export function spellingOf(call: CallRecord): string {
-  let found = spellings.get(call.argsHash);
-  if (found === undefined) {
-    found = hashText(canonicalArgs(spell(parse(call.args))));
-    spellings.set(call.argsHash, found);
-  }
-  return found;
+/** Keys under which two calls count as one request asked again (see `requestKeysOf`). */
+export interface RequestKeys {
+  /** The arguments' hash, or, when they carry narration beside real arguments (a `task_progress` note), the hash without it. */
+  identity: string;
+  /**
+   * The request spelled loosely, with its paging: two calls with one spelling ask for the
+   * same thing in the same words (a reordered query, another case, "ORD-42" for "ord_42")
+   * and the same page. Stricter than request similarity, which also forgives typos,
+   * suffixes and plurals; used where no result can say whether two calls were the same.
+   */
+  spelling: string;
 }
-const controls = new BoundedCache<string, string>(2_048);
 
-/** The paging and pacing fields a call sets (offset, page, limit...), as a key: two pages of one search differ here. */
-export function controlsOf(call: CallRecord): string {
-  let found = controls.get(call.argsHash);
-  if (found === undefined) {
+const requestKeys = new BoundedCache<string, RequestKeys>(2_048);
+
+/** The request keys of a call's arguments, computed once per argument set. */
+export function requestKeysOf(call: CallRecord): RequestKeys {
+  let keys = requestKeys.get(call.argsHash);
+  if (keys === undefined) {
     const args = parse(call.args);
     const fields = args !== null && typeof args === "object" && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [];
-    found = canonicalArgs(Object.fromEntries(fields.filter(([key]) => CONTROL_KEY.test(key))));
-    controls.set(call.argsHash, found);
+    const kept = fields.filter(([key]) => !NARRATION_KEY.test(key));
+    const identity = kept.length > 0 && kept.length < fields.length ? hashText(canonicalArgs(Object.fromEntries(kept))) : call.argsHash;
+    const paging = canonicalArgs(Object.fromEntries(fields.filter(([key]) => CONTROL_KEY.test(key))));
+    keys = { identity, spelling: `${hashText(canonicalArgs(spell(args)))}|${paging}` };
+    requestKeys.set(call.argsHash, keys);
   }
-  return found;
-}
-
-/**
- * What a call asks for, as a key: its argument hash, or, when it carries
- * narration beside real arguments (a `task_progress` note that changes every
- * call), the hash of its arguments without the narration.
- */
-export function identityOf(call: CallRecord): string {
-  let identity = identities.get(call.argsHash);
-  if (identity === undefined) {
-    const args = parse(call.args);
-    identity = call.argsHash;
-    if (args !== null && typeof args === "object" && !Array.isArray(args)) {
-      const kept = Object.entries(args as Record<string, unknown>).filter(([key]) => !NARRATION_KEY.test(key));
-      if (kept.length > 0 && kept.length < Object.keys(args).length) identity = hashText(canonicalArgs(Object.fromEntries(kept)));
-    }
-    identities.set(call.argsHash, identity);
-  }
-  return identity;
+  return keys;
 }
 
 // Two caches: by record (free when the same window is checked again) and by

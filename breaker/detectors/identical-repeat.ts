@@ -1,6 +1,6 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
-import { controlsOf, identityOf, spellingOf } from "./arg-features.js";
+import { requestKeysOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
 import { familyStreak } from "./family.js";
 import { times } from "./wording.js";
@@ -24,12 +24,13 @@ export const identicalRepeat: Detector = {
   detect(input) {
     const { candidate, run, levels } = input;
     const level = levels.identical_repeat;
-    const identity = identityOf(candidate);
-    const paging = controlsOf(candidate);
-    const spelling = spellingOf(candidate);
-    const identical = (c: CallRecord) =>
-      c.tool === candidate.tool &&
-      (c.argsHash === candidate.argsHash || identityOf(c) === identity || (controlsOf(c) === paging && spellingOf(c) === spelling));
+    const keys = requestKeysOf(candidate);
+    const identical = (c: CallRecord) => {
+      if (c.tool !== candidate.tool) return false;
+      if (c.argsHash === candidate.argsHash) return true;
+      const other = requestKeysOf(c);
+      return other.identity === keys.identity || other.spelling === keys.spelling;
+    };
     let streak: CallRecord[];
     if (!level.resetOnProgress) streak = run.filter(identical);
     else {

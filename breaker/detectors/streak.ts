@@ -11,36 +11,61 @@ export interface Streak {
   pending: CallRecord[];
 }
 
+// Per run: whether each call did something new. Computed once per run array, whatever the request asked about.
+const freshness = new WeakMap<readonly CallRecord[], Uint8Array>();
+
+/**
+ * For each call of a run, whether it did something new: a call the agent had
+ * not made before in the run that did not fail (a new step of work), or a
+ * known call whose answer changed.
+ */
+function freshCalls(run: readonly CallRecord[]): Uint8Array {
+  let fresh = freshness.get(run);
+  if (fresh) return fresh;
+  fresh = new Uint8Array(run.length);
+  // Answers seen per request (tool, then argument hash): the successful fingerprints, space-separated.
+  const answers = new Map<string, Map<string, string>>();
+  for (let i = 0; i < run.length; i++) {
+    const call = run[i]!;
+    let byArgs = answers.get(call.tool);
+    if (!byArgs) answers.set(call.tool, (byArgs = new Map()));
+    const known = byArgs.get(call.argsHash);
+    const outcome = call.outcome;
+    const ok = outcome?.kind === "ok" ? outcome.fingerprint : undefined;
+    if (known === undefined) fresh[i] = outcome?.kind === "empty" || outcome?.kind === "error" ? 0 : 1;
+    else fresh[i] = ok !== undefined && !known.includes(ok) ? 1 : 0;
+    if (known === undefined) byArgs.set(call.argsHash, ok ?? "");
+    else if (ok !== undefined && !known.includes(ok)) byArgs.set(call.argsHash, `${known} ${ok}`);
+  }
+  freshness.set(run, fresh);
+  return fresh;
+}
+
 /**
  * Walk a run's calls that `belongs` to one request and find its stale streak.
  * Between two of them, the agent has acted when another call did something
- * new: a call it had not made before in the run that did not fail (an edit
- * before the test runs again, a new step of work between two looks at a task
- * board), or a known call whose answer changed. The request's next answer is
- * then judged afresh, and its earlier calls still running no longer count.
+ * new (see `freshCalls`): an edit before the test runs again, a new step of
+ * work between two looks at a task board. The request's next answer is then
+ * judged afresh, and its earlier calls still running no longer count.
  */
 export function staleStreak(run: readonly CallRecord[], belongs: (call: CallRecord) => boolean): Streak {
-  const answers = new Map<string, Set<string>>();
+  const fresh = freshCalls(run);
   const seenResults = new Set<string>();
   let acted = false;
   let previous: CallRecord | undefined;
   let stale: CallRecord[] = [];
   let news: CallRecord | undefined;
   let pending: CallRecord[] = [];
-  for (const call of run) {
-    const request = `${call.tool}\u0000${call.argsHash}`;
-    const known = answers.get(request);
-    const outcome = call.outcome;
+  for (let i = 0; i < run.length; i++) {
+    const call = run[i]!;
     if (!belongs(call)) {
-      const fresh = known === undefined ? outcome?.kind !== "empty" && outcome?.kind !== "error" : outcome?.kind === "ok" && !known.has(outcome.fingerprint);
-      if (fresh) acted = true;
-    } else if (!outcome) {
-      if (acted) pending = [];
-      pending.push(call);
-      acted = false;
+      if (fresh[i]) acted = true;
       continue;
-    } else {
-      if (acted) pending = [];
+    }
+    if (acted) pending = [];
+    const outcome = call.outcome;
+    if (!outcome) pending.push(call);
+    else {
       if (isStale(previous, call, acted, seenResults)) stale.push(call);
       else {
         // Calls issued before the news are older than it: they no longer count.
@@ -50,11 +75,8 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
       }
       if (outcome.kind === "ok") seenResults.add(outcome.fingerprint);
       previous = call;
-      acted = false;
     }
-    const set = known ?? new Set<string>();
-    if (outcome?.kind === "ok") set.add(outcome.fingerprint);
-    answers.set(request, set);
+    acted = false;
   }
   // Something new since the last of them: the calls still running are no longer a streak.
   if (acted) pending = [];
