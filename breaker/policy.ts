@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BoundedCache } from "./bounded-cache.js";
 import { BreakerError } from "./errors.js";
 import type { ToolNature } from "./types.js";
 
@@ -192,7 +193,9 @@ export function parsePolicy(input: unknown = {}): Policy {
 /** The default policy. */
 export const DEFAULT_POLICY: Policy = parsePolicy({});
 
-const resolved = new WeakMap<Policy, Map<string, DetectorsPolicy>>();
+// Per policy, the levels each tool resolved to. Bounded: tool names come from the model, which can invent any.
+const MAX_RESOLVED_TOOLS = 1_024;
+const resolved = new WeakMap<Policy, BoundedCache<string, DetectorsPolicy>>();
 
 function merge(base: DetectorsPolicy, over: DetectorOverrides | undefined): DetectorsPolicy {
   if (!over) return base;
@@ -219,7 +222,7 @@ export function natureOf(policy: Policy, tool: string): ToolNature | undefined {
  */
 export function detectorsFor(policy: Policy, tool: string, observed?: ToolNature): DetectorsPolicy {
   let cache = resolved.get(policy);
-  if (!cache) resolved.set(policy, (cache = new Map()));
+  if (!cache) resolved.set(policy, (cache = new BoundedCache(MAX_RESOLVED_TOOLS)));
   const declared = natureOf(policy, tool);
   const nature = declared ?? observed;
   const key = declared || !observed ? tool : `${tool}\u0000${observed}`;

@@ -64,3 +64,12 @@ describe("policy", () => {
     expect(policy.detectors.cost_budget).toEqual({ warn: 0.05, block: 0.1 });
   });
 });
+
+describe("resolved levels", () => {
+  it("stay correct when thousands of tool names a model invents evict the cached ones", () => {
+    const policy = parsePolicy({ tools: { send_email: { nature: "side_effecting" } } });
+    for (let i = 0; i < 5_000; i++) detectorsFor(policy, `invented_${i}`);
+    expect(detectorsFor(policy, "send_email").identical_repeat.block).toBe(2);
+    expect(detectorsFor(policy, "invented_1").identical_repeat).toEqual(DEFAULT_POLICY.detectors.identical_repeat);
+  });
+});
