@@ -151,10 +151,14 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     const ctx = contextOf(config.context);
     const sessionId = sessionIdFor(ctx, config, state.sessionId, deployment);
     const thread = config.configurable?.thread_id;
+    let runId: string | undefined;
     return {
       sessionId,
       callScope: typeof thread === "string" && thread ? thread : sessionId,
-      runId: currentRunId(state.messages),
+      // Only a check needs it, and finding it reads every human message of the thread.
+      get runId() {
+        return (runId ??= currentRunId(state.messages));
+      },
       breaker: breakerFor(ctx),
       systemPrompt: ctx.systemPrompt,
       get model() {

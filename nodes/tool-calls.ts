@@ -121,6 +121,19 @@ export function pendingCalls(message: AIMessage): PendingCall[] {
   });
 }
 
+// A human message's words, or undefined when it brings more than words (an image, a file): that is always a new request.
+// `message.text` would convert every content block to the v1 format first, which costs more than the whole check.
+function wordsOf(message: BaseMessage): string | undefined {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  let text = "";
+  for (const block of content) {
+    if (block.type !== "text") return undefined;
+    if (typeof block.text === "string") text += block.text;
+  }
+  return text;
+}
+
 /**
  * The run a message list is in: the id of its latest user message that asked
  * for something new, so each real user turn is a run. A "continue" nudge or
@@ -132,9 +145,9 @@ export function currentRunId(messages: readonly BaseMessage[]): string {
   let turns = 0;
   for (const message of messages) {
     if (message.getType() !== "human") continue;
-    const text = message.text;
-    if (run === undefined || !isContinuation(text, said)) run = message.id ?? `run-${turns}`;
-    said.add(turnKey(text));
+    const text = wordsOf(message);
+    if (run === undefined || text === undefined || !isContinuation(text, said)) run = message.id ?? `run-${turns}`;
+    if (text !== undefined) said.add(turnKey(text));
     turns++;
   }
   return run ?? "run-0";
