@@ -63,6 +63,12 @@ describe("loadChatModel by provider, through LangChain's initChatModel", () => {
     expect(fake.requests[0]?.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
+  it("splits the name at its first colon: the rest is the provider's model id, colons and all", async () => {
+    const fineTuned = await loadChatModel("openai:ft:gpt-4o-mini:acme::abc123", env);
+    expect(fineTuned).toBeInstanceOf(ChatOpenAI);
+    expect((fineTuned as ChatOpenAI).model).toBe("ft:gpt-4o-mini:acme::abc123");
+  });
+
   it("asks for OPENAI_API_KEY when an OpenAI model is named without one", async () => {
     const load = loadChatModel("openai:gpt-4o-mini", {});
     await expect(load).rejects.toMatchObject({ code: "MISSING_API_KEY" });
