@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
+import { promisify } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
@@ -6,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadChatModel, MissingModelPackageError, UnknownModelError } from "../../nodes/model/load-chat-model.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../support/fake-openai-server.js";
+import { REPO_ROOT } from "../support/langgraph-dev-server.js";
 
 const API_KEY = "sk-load-model-test-0123456789";
 const env = { OPENAI_API_KEY: API_KEY };
@@ -39,6 +42,48 @@ describe("loadChatModel", () => {
     await expect(unknown).rejects.toMatchObject({ code: "UNKNOWN_SCENARIO", model: "scripted:nope" });
     await expect(unknown).rejects.toThrow(/one of: .*\bloop\b.*\bclean\b/);
   });
+});
+
+// Run in a fresh process: a resolve hook reports every module it loads, so the test sees what the graph's path imports.
+const LOADED_MODULES_PROBE = `
+  import { register } from "node:module";
+  import { MessageChannel } from "node:worker_threads";
+  const { port1, port2 } = new MessageChannel();
+  const seen = [];
+  const waiting = new Map();
+  port1.on("message", (url) => { seen.push(url); waiting.get(url)?.(); });
+  port1.unref();
+  register("data:text/javascript," + encodeURIComponent(\`
+    let port;
+    export function initialize(data) { port = data.port; }
+    export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }
+  \`), { data: { port: port2 }, transferList: [port2] });
+  // Messages arrive in order: once a marker module's own arrives, every earlier one has.
+  let markers = 0;
+  const settle = async () => {
+    const url = "data:text/javascript,export{}//" + ++markers;
+    const arrived = new Promise((resolve) => waiting.set(url, resolve));
+    await import(url);
+    await arrived;
+  };
+  const demoLoaded = () => seen.some((url) => /scripted-chat-model|scenarios/.test(url));
+  await import("./graphs/graph.ts");
+  const { loadChatModel } = await import("./nodes/model/load-chat-model.ts");
+  await loadChatModel("openai:gpt-4o-mini", { OPENAI_API_KEY: "sk-probe" });
+  await settle();
+  const before = demoLoaded();
+  await loadChatModel("scripted:clean", {});
+  await settle();
+  console.log(JSON.stringify({ before, after: demoLoaded() }));`;
+
+describe("the scripted demo model", () => {
+  it("is not loaded by the graph or an OpenAI model, only once a run names scripted:...", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", LOADED_MODULES_PROBE], {
+      cwd: REPO_ROOT,
+      timeout: 60_000,
+    });
+    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ before: false, after: true });
+  }, 90_000);
 });
 
 describe("loadChatModel by provider, through LangChain's initChatModel", () => {
