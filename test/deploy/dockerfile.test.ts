@@ -14,7 +14,7 @@ afterAll(async () => {
   await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const langgraphJson = async (): Promise<{ node_version: string; graphs: Record<string, string> }> =>
+const langgraphJson = async (): Promise<{ node_version: string; graphs: Record<string, string>; http?: object; auth?: object }> =>
   JSON.parse(await readFile(join(REPO_ROOT, "langgraph.json"), "utf8"));
 
 describe("the Dockerfile `langgraphjs dockerfile` generates for this project", () => {
@@ -37,8 +37,15 @@ describe("the Dockerfile `langgraphjs dockerfile` generates for this project", (
     expect(lines).toContain(`ADD . ${home}`);
     expect(lines).toContain(`WORKDIR ${home}`);
     expect(lines).toContain("RUN npm ci");
-    const graphs = lines.find((l) => l.startsWith("ENV LANGSERVE_GRAPHS="));
-    expect(JSON.parse(graphs!.replace(/^ENV LANGSERVE_GRAPHS='(.*)'$/, "$1"))).toEqual(config.graphs);
+    // The server reads langgraph.json's sections from ENV lines: the graphs, and the HTTP app and auth when configured.
+    const env = Object.fromEntries(
+      lines.flatMap((l) => [...l.matchAll(/^ENV (\w+)='(.*)'$/g)].map((m) => [m[1], JSON.parse(m[2]!)])),
+    );
+    expect(env).toEqual({
+      LANGSERVE_GRAPHS: config.graphs,
+      ...(config.http ? { LANGGRAPH_HTTP: config.http } : {}),
+      ...(config.auth ? { LANGGRAPH_AUTH: config.auth } : {}),
+    });
     // The registered graph is a file of the project that exports it.
     const [file, exported] = config.graphs.agent!.split(":");
     expect(existsSync(join(REPO_ROOT, file!))).toBe(true);
