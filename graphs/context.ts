@@ -12,7 +12,7 @@ import { SYSTEM_PROMPT } from "./prompts.js";
  * (docs/DEPLOYMENT.md, "What a caller can and cannot change").
  */
 export const ContextAnnotation = Annotation.Root({
-  /** "openai:<model>" or "scripted:<scenario>"; empty picks OpenAI when OPENAI_API_KEY is set. */
+  /** "<provider>:<model>" (any provider LangChain's initChatModel knows, package installed) or "scripted:<scenario>"; empty picks OpenAI when OPENAI_API_KEY is set. */
   model: Annotation<string>,
   /** System prompt for the agent. */
   systemPrompt: Annotation<string>,

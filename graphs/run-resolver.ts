@@ -13,7 +13,7 @@ import {
 } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import { createRedactor, type Redactor } from "../nodes/redact.js";
-import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
+import type { BoundModel, GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import { currentRunId } from "../nodes/tool-calls.js";
 import { toolDeclaration } from "../tools/define-tool.js";
 import { InvalidContextError, parseContext, type AgentContext } from "./context.js";
@@ -114,7 +114,7 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
   const breakers = new BoundedCache<string, Breaker>(MAX_CACHED_POLICIES);
   const contexts = new WeakMap<object, AgentContext>();
   let emptyContext: AgentContext | undefined;
-  const bound = new WeakMap<BaseChatModel, RunSettings["model"]>();
+  const bound = new WeakMap<BaseChatModel, BoundModel>();
   const redact = createRedactor(env);
 
   const contextOf = (raw: unknown): AgentContext => {
@@ -137,8 +137,8 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     return breaker;
   };
 
-  const modelFor = (name: string): RunSettings["model"] => {
-    const chat = deps.model ?? loadChatModel(name, env);
+  const modelFor = async (name: string): Promise<BoundModel> => {
+    const chat = deps.model ?? (await loadChatModel(name, env));
     let withTools = bound.get(chat);
     if (!withTools) {
       if (typeof chat.bindTools !== "function") throw new Error(`The chat model "${name}" does not support tool calling.`);

@@ -29,7 +29,7 @@ export function createAgentNode(resolve: ResolveRun) {
   return async function agent(state: GuardedState, config: LangGraphRunnableConfig): Promise<AgentUpdate> {
     const run = resolve(state, config);
     const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
-    const response = await run.model.invoke(prompt, config).catch((error: unknown) => {
+    const response = await run.model.then((model) => model.invoke(prompt, config)).catch((error: unknown) => {
       throw run.redact.error(error);
     });
     const message = normalizeToolCalls(response as AIMessage, state.messages);

@@ -16,6 +16,9 @@ export interface GuardedState {
   outOfSteps: boolean;
 }
 
+/** A chat model with the tools bound. */
+export type BoundModel = Runnable<BaseLanguageModelInput, AIMessageChunk>;
+
 /** Everything a node needs for one step, resolved from the state and the run's context. */
 export interface RunSettings {
   /** The breaker session: the thread's, a caller's (when the operator allows it), else one per run. */
@@ -29,8 +32,8 @@ export interface RunSettings {
   runId: string;
   breaker: Breaker;
   systemPrompt: string;
-  /** The chat model with the tools bound. */
-  model: Runnable<BaseLanguageModelInput, AIMessageChunk>;
+  /** The chat model with the tools bound; a promise, since a provider's package is imported on first use. */
+  model: Promise<BoundModel>;
   tools: ReadonlyMap<string, StructuredToolInterface>;
   /** Masks secrets in what leaves the graph (errors, tool output, log lines). */
   redact: Redactor;

@@ -168,4 +168,11 @@ describe("per-run context in the graph", () => {
       /Unknown model "scripted:nope".*scripted:<scenario>.*loop/,
     );
   });
+
+  it("fails a run whose model's provider package is not installed, naming the package to install", async () => {
+    const { graph } = testGraph();
+    await expect(runTurn(graph, "Hi", { context: { model: "anthropic:claude-sonnet-4-5" }, thread: "m" })).rejects.toThrow(
+      /needs the package @langchain\/anthropic.*npm install @langchain\/anthropic/,
+    );
+  });
 });
