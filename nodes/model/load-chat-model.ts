@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
 import { BoundedCache } from "../../breaker/index.js";
-import { SCENARIOS } from "./scenarios.js";
-import { ScriptedChatModel } from "./scripted-chat-model.js";
+import { SCENARIOS, ScriptedChatModel } from "../../demo/index.js";
 
 /** The model used when none is configured: OpenAI with a key, a scripted runaway without. */
 export function defaultModelName(env: NodeJS.ProcessEnv = process.env): string {

@@ -14,8 +14,8 @@ import { runContext, type AgentContext } from "../graphs/context.js";
 import { buildGraph } from "../graphs/graph.js";
 import { buildUnguardedGraph, recursionLimitForTurns } from "../graphs/unguarded-graph.js";
 import { decisiveFinding, TRIPPED } from "../nodes/circuit-frame.js";
-import type { Scenario } from "../nodes/model/scenarios.js";
-import { ScriptedChatModel } from "../nodes/model/scripted-chat-model.js";
+import type { Scenario } from "./scenarios.js";
+import { ScriptedChatModel } from "./scripted-chat-model.js";
 import { EXAMPLE_TOOLS, resetToolFixtures } from "../tools/index.js";
 
 /** One tool call of a run, as the demo prints it. */

@@ -2,7 +2,7 @@
 import Table from "cli-table3";
 import pc from "picocolors";
 import type { CircuitState } from "../breaker/index.js";
-import { SCENARIOS, type Scenario } from "../nodes/model/scenarios.js";
+import { SCENARIOS, type Scenario } from "./scenarios.js";
 import { createStoreFromEnv } from "../graphs/store-from-env.js";
 import { runGuarded, runUnguarded, TURN_CEILING, type GuardedRun, type StepRow } from "./scenario-runner.js";
 
