@@ -94,6 +94,8 @@ describe("tools node", () => {
     expect(outcome("c-err")?.kind).toBe("error");
     expect(outcome("c-ok-again")?.fingerprint).toBe(outcome("c-ok")?.fingerprint);
     expect(outcome("c-empty")?.fingerprint).not.toBe(outcome("c-ok")?.fingerprint);
+    // Each reply carries the outcome the breaker recorded, so Studio and the demo need not read it from the text.
+    for (const reply of first.replies) expect((reply.artifact as { outcome?: unknown }).outcome, reply.tool_call_id).toEqual(outcome(reply.tool_call_id));
   });
 
   it("adds the HALF_OPEN advisory exactly to the results of calls the breaker warned about", async () => {
