@@ -34,6 +34,8 @@ export const checkJobStatus = defineTool(
     schema,
     nature: "polling",
     timeoutMs: 5_000,
+    examples: [{ job_id: "export-7" }, { job_id: "export-stuck", wait_seconds: 30 }],
+    reset: resetJobPolls,
   },
   ({ job_id }) => {
     const timeline = JOB_TIMELINES[job_id];

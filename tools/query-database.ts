@@ -80,6 +80,7 @@ export const queryDatabase = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 10_000,
+    examples: [{ sql: "SELECT * FROM invoices" }, { sql: "SELECT * FROM orders WHERE customer_id = 'cust_001' LIMIT 3" }],
   },
   ({ sql }) => {
     const rows = runSelect(parseSelect(sql));

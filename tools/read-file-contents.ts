@@ -28,6 +28,7 @@ export const readFileContents = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 5_000,
+    examples: [{ path: "docs/readme.md" }],
   },
   ({ path }) => {
     const problem = pathProblem(path);

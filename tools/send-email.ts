@@ -37,6 +37,8 @@ export const sendEmail = defineTool(
     schema,
     nature: "side_effecting",
     timeoutMs: 15_000,
+    examples: [{ to: "ops@example.com", subject: "Export finished", body: "The nightly export is done." }],
+    reset: resetOutbox,
   },
   ({ to, subject, body }) => {
     // The sequence number makes a repeated identical send a distinct message, as a real mail API would.

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { createBreaker, MemoryStore, type Verdict } from "../../breaker/index.js";
 import { route } from "../../nodes/route.js";
 import { ADVISORY_TAG, createToolsNode, type ToolsUpdate } from "../../nodes/tools.js";
-import { defineTool, EXAMPLE_TOOLS, resetToolFixtures, sentEmails, toolNature } from "../../tools/index.js";
+import { defineTool, EXAMPLE_TOOLS, resetToolFixtures, toolNature } from "../../tools/index.js";
+import { sentEmails } from "../../tools/send-email.js";
 import { checkedState, configWith, frameOf, inspectSession, stateWith, testResolver, textOf, threadSession } from "../support/graph-helpers.js";
 
 const THREAD = "tools-thread";
