@@ -1,46 +1,24 @@
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/langgraph-dev-server.js";
+import { readmeExample } from "../support/readme-example.js";
 
-// "Adding a tool is one file and one list entry": proved on a scratch copy of the
-// project, where a new tool file is dropped into tools/ and joins the list in
-// tools/index.ts, then the derived tests (test/tools/index.test.ts) run in a child
-// vitest. A second, careless tool (no field description, no nature, no examples)
-// joins too: the derived tests must catch it, or they would prove nothing.
+// "Adding a tool is one file and one list entry", as the README's "Add a tool"
+// says it, proved on a scratch copy of the project: the README's tool file is
+// dropped into tools/, its README entry joins the list in tools/index.ts, then
+// the derived tests (test/tools/index.test.ts) run in a child vitest. A second,
+// careless tool (no field description, no nature, no examples) joins too: the
+// derived tests must catch it, or they would prove nothing.
 
 const run = promisify(execFile);
 
 // What the derived tests import, copied (not linked: a linked module would import the original tools/).
 const COPIED = ["breaker", "graphs", "nodes", "tools", "demo", "test/support", "test/setup.ts", "test/tools/index.test.ts", "vitest.config.ts", "package.json", "tsconfig.json"];
-
-const NEW_TOOL = `import { z } from "zod";
-import { defineTool } from "./define-tool.js";
-import { ToolError } from "./tool-error.js";
-
-/** A support ticket by id; a closed ticket is refused with a code of this tool's own. */
-export const lookupTicket = defineTool(
-  {
-    name: "lookup_ticket",
-    description: "Look up a support ticket by its id and return its status and subject.",
-    schema: z.object({
-      ticket_id: z.string().regex(/^T-\\d+$/).describe('The ticket id, such as "T-42".'),
-      verbose: z.boolean().default(false).describe("Include the ticket's full history."),
-    }),
-    nature: "read_only",
-    timeoutMs: 2_000,
-    examples: [{ ticket_id: "T-42" }, { ticket_id: "T-7", verbose: true }],
-  },
-  ({ ticket_id, verbose }) => {
-    if (ticket_id === "T-0") throw new ToolError("TICKET_ARCHIVED", "Ticket T-0 is archived; ask for a newer one.");
-    return { ticket_id, status: "open", subject: "Printer on fire", ...(verbose ? { history: ["opened"] } : {}) };
-  },
-);
-`;
 
 const CARELESS_TOOL = `import { tool } from "@langchain/core/tools";
 import { z } from "zod";
@@ -70,18 +48,28 @@ function testsOf(tool: string): Map<string, string> {
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "new-tool-"));
-  for (const path of COPIED) await cp(join(REPO_ROOT, path), join(scratch, path), { recursive: true });
+  // Dotfiles left out: other tests write hidden README examples into the project while they run.
+  const visible = (src: string) => !basename(src).startsWith(".");
+  for (const path of COPIED) await cp(join(REPO_ROOT, path), join(scratch, path), { recursive: true, filter: visible });
   await symlink(join(REPO_ROOT, "node_modules"), join(scratch, "node_modules"), "dir");
 
-  // The two steps of the README: write tools/<name>.ts, add it to the list in tools/index.ts.
-  await writeFile(join(scratch, "tools/lookup-ticket.ts"), NEW_TOOL);
+  // The two steps of the README: write the tool's file, add it to the list in tools/index.ts.
+  const tool = await readmeExample("add-a-tool");
+  const entry = await readmeExample("add-a-tool-to-the-list");
+  expect(entry.path).toBe("tools/index.ts");
+  await writeFile(join(scratch, tool.path), tool.source);
   await writeFile(join(scratch, "tools/careless-probe.ts"), CARELESS_TOOL);
   const indexPath = join(scratch, "tools/index.ts");
   const index = await readFile(indexPath, "utf8");
   const list = "export const EXAMPLE_TOOLS = [\n";
   expect(index).toContain(list);
-  const imports = 'import { lookupTicket } from "./lookup-ticket.js";\nimport { carelessProbe } from "./careless-probe.js";\n';
-  await writeFile(indexPath, imports + index.replace(list, `${list}  lookupTicket,\n  carelessProbe,\n`));
+  const lines = entry.source.split("\n").map((l) => l.trim());
+  const imports = lines.filter((l) => l.startsWith("import "));
+  const items = lines.slice(lines.indexOf(list.trim()) + 1, lines.indexOf("];")).filter((l) => l && !l.startsWith("//"));
+  expect(imports.length * items.length).toBeGreaterThan(0);
+  imports.push('import { carelessProbe } from "./careless-probe.js";');
+  items.push("carelessProbe,");
+  await writeFile(indexPath, `${imports.join("\n")}\n${index.replace(list, `${list}${items.map((i) => `  ${i}\n`).join("")}`)}`);
 
   const config = ts.getParsedCommandLineOfConfigFile(join(scratch, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
   const program = ts.createProgram([indexPath], config.options);
@@ -101,14 +89,14 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-describe("adding a tool: a file in tools/ and an entry in the list", () => {
+describe("the README's Add a tool: its file in tools/ and its entry in the list", () => {
   it("type-checks, its own error code included", () => {
     expect(typeErrors).toEqual([]);
   });
 
   it("is exercised by every derived tool test, and passes them all", () => {
     const reference = testsOf("query_crm");
-    const added = testsOf("lookup_ticket");
+    const added = testsOf("send_invoice");
     expect(reference.size).toBeGreaterThanOrEqual(5);
     expect([...added.keys()].sort()).toEqual([...reference.keys()].sort());
     expect([...added.values()].every((s) => s === "passed"), JSON.stringify([...added])).toBe(true);
@@ -123,7 +111,7 @@ describe("adding a tool: a file in tools/ and an entry in the list", () => {
 
   it("leaves the tests of the other tools passing", () => {
     const others = results.filter((r) => !r.ancestorTitles.includes("tool careless_probe"));
-    expect(others.length).toBeGreaterThan(testsOf("lookup_ticket").size);
+    expect(others.length).toBeGreaterThan(testsOf("send_invoice").size);
     expect(others.filter((r) => r.status !== "passed").map((r) => `${r.ancestorTitles.join(" > ")} > ${r.title}`)).toEqual([]);
   });
 });
