@@ -25,7 +25,7 @@ export function sentEmails(): OutboxMessage[] {
 }
 
 /** Empty the outbox and restart message ids from the first. */
-export function resetOutbox(): void {
+function resetOutbox(): void {
   outbox.length = 0;
 }
 
