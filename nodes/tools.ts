@@ -1,6 +1,6 @@
 import { isCommand, type Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { BaseMessage } from "@langchain/core/messages";
-import type { Verdict } from "../breaker/index.js";
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { summarizeOutcome, type ToolOutcome, type Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
 import { refusalReplies } from "./circuit-fallback.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
@@ -11,6 +11,16 @@ export { ADVISORY_TAG } from "./run-tool.js";
 
 /** A plain update, or (when a tool returned a Command) the updates and Commands in call order, as LangGraph's ToolNode returns them. */
 export type ToolsUpdate = { messages?: BaseMessage[]; verdicts?: Verdict[] } | ({ messages: BaseMessage[] } | { verdicts: Verdict[] } | Command)[];
+
+/**
+ * The reply with the outcome the breaker was told in its artifact: a reader
+ * (Studio, the demo) sees how the tool's result was classified, which the
+ * text cannot show once a HALF_OPEN advisory is appended to it.
+ */
+function withOutcome(reply: ToolMessage | Command, outcome: ToolOutcome): ToolMessage | Command {
+  if (ToolMessage.isInstance(reply)) reply.artifact = { ...(reply.artifact as object), outcome };
+  return reply;
+}
 
 /**
  * The `tools` node: runs the calls the agent step approved, in parallel,
@@ -31,12 +41,10 @@ export function createToolsNode(resolve: ResolveRun) {
 
     const ctx = { tools: run.tools, redact: run.redact, state, config };
     const runs = await Promise.all(calls.map((call, i) => runTool(call, verdicts[i], ctx)));
-    await run.breaker.completeBatch(
-      run.sessionId,
-      // The call's own arguments go with its outcome: a result that only echoes them reads the same, as offline.
-      runs.map((r, i) => ({ callId: verdicts[i]!.callId, outcome: { ...r.outcome, args: calls[i]!.args } })),
-    );
-    const replies = runs.map((r) => r.reply);
+    // The call's own arguments go with its outcome: a result that only echoes them reads the same, as offline.
+    const outcomes = runs.map((r, i) => summarizeOutcome({ ...r.outcome, args: calls[i]!.args }));
+    await run.breaker.completeBatch(run.sessionId, outcomes.map((outcome, i) => ({ callId: verdicts[i]!.callId, outcome })));
+    const replies = runs.map((r, i) => withOutcome(r.reply, outcomes[i]!));
     if (!replies.some(isCommand)) return { messages: replies as BaseMessage[], ...checked };
     return [...replies.map((r) => (isCommand(r) ? r : { messages: [r] })), ...(known ? [] : [checked as { verdicts: Verdict[] }])];
   };

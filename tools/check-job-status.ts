@@ -18,13 +18,14 @@ const schema = z.object({
 const polls = new Map<string, number>();
 
 /** Forget every job's poll count, so the next poll of each job is its first again. */
-export function resetJobPolls(): void {
+function resetJobPolls(): void {
   polls.clear();
 }
 
 /**
  * Job status by poll count: "export-7" reaches done on the 4th poll,
  * "export-stuck" reports the same progress forever. `checked_at` changes on every poll.
+ * Throws ToolError JOB_NOT_FOUND for an unknown job id.
  */
 export const checkJobStatus = defineTool(
   {
@@ -34,6 +35,8 @@ export const checkJobStatus = defineTool(
     schema,
     nature: "polling",
     timeoutMs: 5_000,
+    examples: [{ job_id: "export-7" }, { job_id: "export-stuck", wait_seconds: 30 }],
+    reset: resetJobPolls,
   },
   ({ job_id }) => {
     const timeline = JOB_TIMELINES[job_id];

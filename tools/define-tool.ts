@@ -17,6 +17,14 @@ export interface ToolSpec<S extends z.ZodObject> {
    * status before the breaker calls it stuck (default: the policy's stuck_poll budget).
    */
   pollSeconds?: number;
+  /**
+   * Valid arguments, one object per example: the tests call the tool with
+   * each (test/tools/index.test.ts), so a registered tool is exercised without
+   * a test of its own. Give at least one.
+   */
+  examples?: z.input<S>[];
+  /** For a tool that keeps per-process state (a poll count, an outbox): forget it, so runs replay the same. */
+  reset?: () => void;
 }
 
 /**
@@ -30,12 +38,15 @@ export type GuardedToolRuntime = ToolRuntime;
 /** Default per-call timeout of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 10_000;
 
-/** Define a LangChain tool that carries its nature and timeout in its metadata. */
+// Reset functions live beside the tools, not in their metadata: tracers serialize metadata, and a function is not data.
+const resets = new WeakMap<object, () => void>();
+
+/** Define a LangChain tool that carries its nature, timeout and example arguments in its metadata. */
 export function defineTool<S extends z.ZodObject>(
   spec: ToolSpec<S>,
   fn: (input: z.output<S>, runtime: GuardedToolRuntime) => unknown,
 ): StructuredToolInterface {
-  return tool(async (input: z.output<S>, runtime: ToolRuntime) => fn(input, runtime), {
+  const defined = tool(async (input: z.output<S>, runtime: ToolRuntime) => fn(input, runtime), {
     name: spec.name,
     description: spec.description,
     schema: spec.schema,
@@ -43,8 +54,22 @@ export function defineTool<S extends z.ZodObject>(
       nature: spec.nature,
       timeoutMs: spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       ...(spec.pollSeconds ? { pollSeconds: spec.pollSeconds } : {}),
+      ...(spec.examples?.length ? { examples: spec.examples } : {}),
     },
   }) as unknown as StructuredToolInterface;
+  if (spec.reset) resets.set(defined, spec.reset);
+  return defined;
+}
+
+/** The example arguments a tool declared (none for a tool defined elsewhere). */
+export function toolExamples(t: StructuredToolInterface): Record<string, unknown>[] {
+  const examples = (t as { metadata?: Record<string, unknown> }).metadata?.examples;
+  return Array.isArray(examples) ? (examples as Record<string, unknown>[]) : [];
+}
+
+/** Forget a tool's per-process state, when it declared any. */
+export function resetTool(t: StructuredToolInterface): void {
+  resets.get(t)?.();
 }
 
 /** The nature a tool declares in its metadata (as `defineTool` writes it), or undefined when it declares none. */

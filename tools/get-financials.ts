@@ -16,6 +16,7 @@ export const getFinancials = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 5_000,
+    examples: [{ account_id: "acc_001" }, { account_id: "acc_001", year: 2024 }],
   },
   ({ account_id, year }) => ({
     records: FINANCIAL_RECORDS.filter((r) => r.account_id === account_id && (year === undefined || r.year === year)).map(

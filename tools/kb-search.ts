@@ -39,6 +39,7 @@ export const kbSearch = defineTool(
     schema,
     nature: "pagination",
     timeoutMs: 5_000,
+    examples: [{ query: "billing" }, { query: "billing", offset: 5, limit: 5 }],
   },
   ({ query, offset, limit }) => {
     const hits = matching(query);

@@ -18,6 +18,7 @@ export const listOrders = defineTool(
     schema,
     nature: "pagination",
     timeoutMs: 5_000,
+    examples: [{ customer_id: "cust_001" }, { customer_id: "cust_001", page: 2, page_size: 10 }],
   },
   ({ customer_id, page, page_size }) => {
     const all = ORDERS.filter((o) => o.customer_id === customer_id);

@@ -18,6 +18,7 @@ export const queryCrm = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 5_000,
+    examples: [{ company_name: "Acme Corp" }, { company_name: "Nobody Ltd" }],
   },
   ({ company_name }) => {
     const matches = CRM_COMPANIES.filter((c) => c.name === company_name);

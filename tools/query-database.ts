@@ -72,7 +72,10 @@ function runSelect(query: SelectQuery): object[] {
   return result.slice(0, query.limit ?? result.length).map((row) => ({ ...row }));
 }
 
-/** Read-only SQL over a tiny fixture database; a missing table fails the same way every time, for the repeated-failure scenario. */
+/**
+ * Read-only SQL over a tiny fixture database; a missing table fails the same way every time, for the repeated-failure scenario.
+ * Throws ToolError UNSUPPORTED_SQL (another query form), UNKNOWN_RELATION (a table) or UNKNOWN_COLUMN.
+ */
 export const queryDatabase = defineTool(
   {
     name: "query_database",
@@ -80,6 +83,7 @@ export const queryDatabase = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 10_000,
+    examples: [{ sql: "SELECT * FROM invoices" }, { sql: "SELECT * FROM orders WHERE customer_id = 'cust_001' LIMIT 3" }],
   },
   ({ sql }) => {
     const rows = runSelect(parseSelect(sql));

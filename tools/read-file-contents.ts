@@ -20,7 +20,10 @@ function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** Read a text file by relative path; any other path form throws a ToolError naming the expected format. */
+/**
+ * Read a text file by relative path. Throws ToolError UNPARSEABLE_PATH for any
+ * other path form (naming the expected one) and FILE_NOT_FOUND for a path with no file.
+ */
 export const readFileContents = defineTool(
   {
     name: "read_file_contents",
@@ -28,6 +31,7 @@ export const readFileContents = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 5_000,
+    examples: [{ path: "docs/readme.md" }],
   },
   ({ path }) => {
     const problem = pathProblem(path);

@@ -24,6 +24,7 @@ export const searchFileIndex = defineTool(
     schema,
     nature: "read_only",
     timeoutMs: 5_000,
+    examples: [{ pattern: "summary" }, { pattern: "reports/*.md" }],
   },
   ({ pattern }) => {
     const re = patternRegex(pattern);

@@ -25,7 +25,7 @@ export function sentEmails(): OutboxMessage[] {
 }
 
 /** Empty the outbox and restart message ids from the first. */
-export function resetOutbox(): void {
+function resetOutbox(): void {
   outbox.length = 0;
 }
 
@@ -37,6 +37,8 @@ export const sendEmail = defineTool(
     schema,
     nature: "side_effecting",
     timeoutMs: 15_000,
+    examples: [{ to: "ops@example.com", subject: "Export finished", body: "The nightly export is done." }],
+    reset: resetOutbox,
   },
   ({ to, subject, body }) => {
     // The sequence number makes a repeated identical send a distinct message, as a real mail API would.

@@ -1,11 +1,8 @@
-/** Codes of the errors the example tools throw on input they cannot serve. */
-export type ToolErrorCode =
-  | "UNPARSEABLE_PATH"
-  | "FILE_NOT_FOUND"
-  | "UNSUPPORTED_SQL"
-  | "UNKNOWN_RELATION"
-  | "UNKNOWN_COLUMN"
-  | "JOB_NOT_FOUND";
+/**
+ * A ToolError's code: any SCREAMING_SNAKE_CASE name a tool needs. There is no
+ * closed list: each tool documents the codes it throws where it throws them.
+ */
+export type ToolErrorCode = string;
 
 /** A typed tool failure with a sentence the model can act on; the tools node turns it into an error ToolMessage. */
 export class ToolError extends Error {

@@ -1,8 +1,7 @@
 import { createBreaker, MemoryStore, type Breaker, type ToolCallRequest, type Verdict } from "../../breaker/index.js";
 import { buildGraph } from "../../graphs/graph.js";
 import { buildUnguardedGraph } from "../../graphs/unguarded-graph.js";
-import type { Scenario } from "../../nodes/model/scenarios.js";
-import { ScriptedChatModel } from "../../nodes/model/scripted-chat-model.js";
+import { ScriptedChatModel, type Scenario } from "../../demo/index.js";
 import { EXAMPLE_TOOLS } from "../../tools/index.js";
 import { measureInterleaved, type Workload } from "../lib/measure.js";
 import { ratioTarget, type Section } from "../lib/section.js";

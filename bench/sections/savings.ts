@@ -1,6 +1,6 @@
 import { MemoryStore } from "../../breaker/index.js";
-import { SCENARIOS, type Scenario } from "../../nodes/model/scenarios.js";
-import { runGuarded, runUnguarded, TURN_CEILING, type GuardedRun, type Spend } from "../../scripts/scenario-runner.js";
+import { SCENARIOS, type Scenario } from "../../demo/index.js";
+import { runGuarded, runUnguarded, TURN_CEILING, type GuardedRun, type Spend } from "../../demo/scenario-runner.js";
 import { checkTarget, type Section } from "../lib/section.js";
 import { dollars, tokens } from "../report/format.js";
 import { lineChart } from "../report/svg-chart.js";

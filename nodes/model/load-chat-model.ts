@@ -17,7 +17,7 @@ const cache = new BoundedCache<string, Promise<BaseChatModel>>(MAX_CACHED_MODELS
 
 /** The scripted model replaying a demo scenario: loaded only when a run names `scripted:...`, so production never imports it. */
 async function loadScriptedModel(name: string, scenario: string): Promise<BaseChatModel> {
-  const [{ SCENARIOS }, { ScriptedChatModel }] = await Promise.all([import("./scenarios.js"), import("./scripted-chat-model.js")]);
+  const { SCENARIOS, ScriptedChatModel } = await import("../../demo/index.js");
   const found = SCENARIOS.get(scenario);
   if (!found) {
     throw new UnknownModelError(

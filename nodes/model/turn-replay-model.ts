@@ -18,7 +18,8 @@ export function turnIndex(messages: readonly BaseMessage[]): number {
  * A chat model that answers by turn: the n-th call since the latest user
  * message gets `reply(n)`. It supports bindTools (recording the tools in its
  * config) but, like a runaway model, ignores what the tools and the breaker
- * said. The scripted model and the tests' replay model build on it.
+ * said. The demo's scripted model (demo/) and the tests' replay models build
+ * on it; the graph never imports it, and it stays when demo/ is deleted.
  */
 export abstract class TurnReplayChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
   /** The reply to the `index`-th model call of the current user turn. */

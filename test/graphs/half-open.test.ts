@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { SCENARIOS } from "../../nodes/model/scenarios.js";
+import { SCENARIOS } from "../../demo/index.js";
 import { resetToolFixtures } from "../../tools/index.js";
 import { runTurn, testGraph, trajectory } from "../support/graph-helpers.js";
 

@@ -1,41 +1,41 @@
 import { randomUUID } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_POLICY } from "../../breaker/index.js";
-import type { buildGraph } from "../../graphs/graph.js";
+import { buildGraph } from "../../graphs/graph.js";
 import { knobLimits } from "../../graphs/limit-knobs.js";
-import { resetToolFixtures } from "../../tools/index.js";
+import { EXAMPLE_TOOLS, resetToolFixtures } from "../../tools/index.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../support/fake-openai-server.js";
 import { REPO_ROOT } from "../support/langgraph-dev-server.js";
 import { loopingSqlScript } from "../support/openai-scripts.js";
+import { readmeExamples, type ReadmeExample } from "../support/readme-example.js";
 import { frameOf, textOf, toolMessages, toolReplyProblems, userTurn } from "../support/graph-helpers.js";
 
 const API_KEY = "sk-readme-examples-0123456789";
 
-/** The TypeScript blocks of the README's "Fork it" section, in order. */
-async function forkItExamples(): Promise<string[]> {
-  const readme = await readFile(join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Fork it"), readme.indexOf("\n## ", readme.indexOf("## Fork it") + 1));
-  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const written: string[] = [];
+/** Write a README example under a unique hidden name beside the file its marker names, so its imports resolve as written. */
+async function place(example: ReadmeExample): Promise<string> {
+  const path = join(REPO_ROOT, dirname(example.path), `.readme-example-${example.name}-${randomUUID().slice(0, 8)}.ts`);
+  written.push(path);
+  await writeFile(path, example.source);
+  return path;
 }
 
-const written: string[] = [];
-/** Write an example at the project root, where its imports point, and import it. */
-async function load<T>(source: string): Promise<T> {
-  const path = join(REPO_ROOT, `.readme-example-${randomUUID().slice(0, 8)}.ts`);
-  written.push(path);
-  await writeFile(path, source);
-  return (await import(pathToFileURL(path).href)) as T;
+/** Place a README example and import it. */
+async function load<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(await place(examples.get(name)!)).href)) as T;
 }
 
 let fake: FakeOpenAIServer;
-let examples: string[];
+let examples: Map<string, ReadmeExample>;
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: API_KEY });
-  examples = await forkItExamples();
+  examples = await readmeExamples();
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -59,14 +59,12 @@ describe("the README's configuration table", () => {
 });
 
 describe("the README's Fork it examples, run as written", () => {
-  it("are three, and type-check with the project's compiler options", async () => {
-    expect(examples).toHaveLength(3);
-    const paths = await Promise.all(examples.map(async (source, i) => {
-      const path = join(REPO_ROOT, `.readme-example-typecheck-${i}-${randomUUID().slice(0, 8)}.ts`);
-      written.push(path);
-      await writeFile(path, source);
-      return path;
-    }));
+  // The list entry is a fragment of tools/index.ts: test/tools/new-tool.test.ts applies it to a copy of that file.
+  const WHOLE_FILES = ["add-a-tool", "tune-the-policy", "breaker-without-langgraph"];
+
+  it("are marked, and type-check with the project's compiler options", async () => {
+    expect([...examples.keys()]).toEqual(expect.arrayContaining([...WHOLE_FILES, "add-a-tool-to-the-list"]));
+    const paths = await Promise.all(WHOLE_FILES.map((name) => place(examples.get(name)!)));
     const config = ts.getParsedCommandLineOfConfigFile(join(REPO_ROOT, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
     const program = ts.createProgram(paths, config.options);
     const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file && paths.includes(d.file.fileName));
@@ -78,7 +76,8 @@ describe("the README's Fork it examples, run as written", () => {
     vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
     const invoice = { name: "send_invoice", args: { customer_id: "cust_001", amount_usd: 120 } };
     fake.setScript([{ toolCalls: [invoice] }, { toolCalls: [invoice] }, { content: "Sent." }]);
-    const { graph } = await load<{ graph: Graph }>(examples[0]!);
+    const { sendInvoice } = await load<{ sendInvoice: StructuredToolInterface }>("add-a-tool");
+    const graph = buildGraph({ tools: [...EXAMPLE_TOOLS, sendInvoice] });
     const state = await run(graph, "fork-tool");
     const replies = toolMessages(state.messages);
     expect(JSON.parse(textOf(replies[0]!))).toEqual({ sent: true, customer_id: "cust_001", amount_usd: 120 });
@@ -87,13 +86,25 @@ describe("the README's Fork it examples, run as written", () => {
     expect(toolReplyProblems(state.messages)).toEqual([]);
   });
 
+  it("Add a tool: its own ToolError reaches the model as an error reply with its sentence", async () => {
+    vi.stubEnv("OPENAI_API_KEY", API_KEY);
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    fake.setScript([{ toolCalls: [{ name: "send_invoice", args: { customer_id: "cust_001", amount_usd: 20_000 } }] }, { content: "Needs approval." }]);
+    const { sendInvoice } = await load<{ sendInvoice: StructuredToolInterface }>("add-a-tool");
+    const state = await run(buildGraph({ tools: [...EXAMPLE_TOOLS, sendInvoice] }), "fork-tool-error");
+    const [reply] = toolMessages(state.messages);
+    expect(reply!.status).toBe("error");
+    expect(textOf(reply!)).toMatch(/^Error: send_invoice failed: Invoices over \$10,000 need a person's approval/);
+    await expect(sendInvoice.invoke({ customer_id: "cust_001", amount_usd: 20_000 })).rejects.toMatchObject({ name: "ToolError", code: "NEEDS_APPROVAL" });
+  });
+
   it("Tune the policy: the injected breaker trips the loop, its listener hears it, and its run limit is the ceiling", async () => {
     vi.stubEnv("OPENAI_API_KEY", API_KEY);
     vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
     vi.stubEnv("REDIS_URL", "");
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     fake.setScript(loopingSqlScript);
-    const { graph } = await load<{ graph: Graph }>(examples[1]!);
+    const { graph } = await load<{ graph: Graph }>("tune-the-policy");
     const state = await run(graph, "fork-policy");
     expect(state.halted).toBe(true);
     expect(warn).toHaveBeenCalledWith("tripped", "thread:fork-policy", expect.arrayContaining([expect.any(String)]));
@@ -103,7 +114,7 @@ describe("the README's Fork it examples, run as written", () => {
 
   it("Use the breaker without LangGraph: repeats are warned about, then refused", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    const { states } = await load<{ states: string[] }>(examples[2]!);
+    const { states } = await load<{ states: string[] }>("breaker-without-langgraph");
     expect(states[0]).toBe("CLOSED");
     expect(states).toContain("HALF_OPEN");
     expect(states.at(-1)).toBe("OPEN");

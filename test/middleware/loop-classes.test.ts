@@ -2,8 +2,9 @@ import { AIMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createBreaker, MemoryStore } from "../../breaker/index.js";
-import { SCENARIOS } from "../../nodes/model/scenarios.js";
-import { EXAMPLE_TOOLS, resetToolFixtures, sendEmail, sentEmails } from "../../tools/index.js";
+import { SCENARIOS } from "../../demo/index.js";
+import { EXAMPLE_TOOLS, resetToolFixtures } from "../../tools/index.js";
+import { sendEmail, sentEmails } from "../../tools/send-email.js";
 import {
   callsTurn,
   frameOf,

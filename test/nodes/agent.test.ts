@@ -3,10 +3,11 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createBreaker, MemoryStore, type Verdict } from "../../breaker/index.js";
 import { createAgentNode, type AgentUpdate } from "../../nodes/agent.js";
 import { checkCalls } from "../../nodes/check-calls.js";
-import { SCENARIOS } from "../../nodes/model/scenarios.js";
+import { SCENARIOS } from "../../demo/index.js";
 import { route } from "../../nodes/route.js";
 import { UNPARSED_ARGS_KEY, pendingCalls } from "../../nodes/tool-calls.js";
-import { EXAMPLE_TOOLS, resetToolFixtures, sentEmails, toolNature } from "../../tools/index.js";
+import { EXAMPLE_TOOLS, resetToolFixtures, toolNature } from "../../tools/index.js";
+import { sentEmails } from "../../tools/send-email.js";
 import {
   REPLAY_USAGE,
   ReplayChatModel,

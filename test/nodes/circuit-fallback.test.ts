@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createCircuitFallbackNode, STEP_LIMIT } from "../../nodes/circuit-fallback.js";
 import { route } from "../../nodes/route.js";
 import { createToolsNode } from "../../nodes/tools.js";
-import { resetToolFixtures, sentEmails } from "../../tools/index.js";
+import { resetToolFixtures } from "../../tools/index.js";
+import { sentEmails } from "../../tools/send-email.js";
 import { checkedState, configWith, frameOf, inspectSession, stateWith, testResolver, textOf, threadSession } from "../support/graph-helpers.js";
 
 const THREAD = "fallback-thread";

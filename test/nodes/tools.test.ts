@@ -6,7 +6,8 @@ import { z } from "zod";
 import { createBreaker, MemoryStore, type Verdict } from "../../breaker/index.js";
 import { route } from "../../nodes/route.js";
 import { ADVISORY_TAG, createToolsNode, type ToolsUpdate } from "../../nodes/tools.js";
-import { defineTool, EXAMPLE_TOOLS, resetToolFixtures, sentEmails, toolNature } from "../../tools/index.js";
+import { defineTool, EXAMPLE_TOOLS, resetToolFixtures, toolNature } from "../../tools/index.js";
+import { sentEmails } from "../../tools/send-email.js";
 import { checkedState, configWith, frameOf, inspectSession, stateWith, testResolver, textOf, threadSession } from "../support/graph-helpers.js";
 
 const THREAD = "tools-thread";
@@ -94,6 +95,8 @@ describe("tools node", () => {
     expect(outcome("c-err")?.kind).toBe("error");
     expect(outcome("c-ok-again")?.fingerprint).toBe(outcome("c-ok")?.fingerprint);
     expect(outcome("c-empty")?.fingerprint).not.toBe(outcome("c-ok")?.fingerprint);
+    // Each reply carries the outcome the breaker recorded, so Studio and the demo need not read it from the text.
+    for (const reply of first.replies) expect((reply.artifact as { outcome?: unknown }).outcome, reply.tool_call_id).toEqual(outcome(reply.tool_call_id));
   });
 
   it("adds the HALF_OPEN advisory exactly to the results of calls the breaker warned about", async () => {

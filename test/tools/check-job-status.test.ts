@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { checkJobStatus, resetToolFixtures } from "../../tools/index.js";
+import { resetToolFixtures } from "../../tools/index.js";
+import { checkJobStatus } from "../../tools/check-job-status.js";
 import { run, SCHEMA_REJECTION, stable } from "./invoke.js";
 
 const poll = (job_id: string) => run(checkJobStatus, { job_id });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { EXPECTED_PATH_FORMAT, readFileContents, searchFileIndex, ToolError } from "../../tools/index.js";
+import { ToolError } from "../../tools/index.js";
+import { EXPECTED_PATH_FORMAT, readFileContents } from "../../tools/read-file-contents.js";
+import { searchFileIndex } from "../../tools/search-file-index.js";
 import { run, SCHEMA_REJECTION } from "./invoke.js";
 
 describe("search_file_index", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { getFinancials, queryCrm } from "../../tools/index.js";
+import { getFinancials } from "../../tools/get-financials.js";
+import { queryCrm } from "../../tools/query-crm.js";
 import { run, SCHEMA_REJECTION } from "./invoke.js";
 
 describe("get_financials", () => {

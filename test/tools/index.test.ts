@@ -1,89 +1,90 @@
-import { describe, expect, it } from "vitest";
-import {
-  EXAMPLE_TOOLS,
-  checkJobStatus,
-  resetToolFixtures,
-  sendEmail,
-  sentEmails,
-  toolNature,
-  toolTimeoutMs,
-} from "../../tools/index.js";
-import { run } from "./invoke.js";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { route } from "../../nodes/route.js";
+import { createToolsNode } from "../../nodes/tools.js";
+import { declaredNature, EXAMPLE_TOOLS, resetToolFixtures, toolExamples, toolTimeoutMs } from "../../tools/index.js";
+import { checkedState, configWith, testResolver, textOf } from "../support/graph-helpers.js";
 
-const EXPECTED_NATURES: Record<string, string> = {
-  query_crm: "read_only",
-  get_financials: "read_only",
-  kb_search: "pagination",
-  search_file_index: "read_only",
-  read_file_contents: "read_only",
-  query_database: "read_only",
-  list_orders: "pagination",
-  check_job_status: "polling",
-  send_email: "side_effecting",
-};
+// Every check below runs on every tool of the list in tools/index.ts: a new tool is
+// tested by joining the list, with no test of its own and no name pinned here.
 
-// One valid call per tool, so every registered tool is exercised end to end.
-const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
-  query_crm: { company_name: "Acme Corp" },
-  get_financials: { account_id: "acc_001" },
-  kb_search: { query: "billing" },
-  search_file_index: { pattern: "summary" },
-  read_file_contents: { path: "docs/readme.md" },
-  query_database: { sql: "SELECT * FROM invoices" },
-  list_orders: { customer_id: "cust_001" },
-  check_job_status: { job_id: "export-7" },
-  send_email: { to: "ops@example.com", subject: "Hi", body: "Hello" },
-};
+const shapeOf = (tool: StructuredToolInterface) => (tool.schema as z.ZodObject).shape as Record<string, z.ZodType>;
 
-describe("EXAMPLE_TOOLS", () => {
-  it("registers exactly the fixed tool names, once each", () => {
+// Values of the wrong type for one field or another: a string field refuses an object, an object field a number.
+const WRONG_VALUES: unknown[] = [{ not: "valid" }, 12_345, "not valid", true, null];
+
+/** Arguments the tool's schema refuses: its first example with one field given a value of the wrong type. */
+function invalidArgs(tool: StructuredToolInterface): { args: Record<string, unknown>; field: string } | undefined {
+  const [example = {}] = toolExamples(tool);
+  for (const field of Object.keys(shapeOf(tool))) {
+    for (const wrong of WRONG_VALUES) {
+      const args = { ...example, [field]: wrong };
+      if (!(tool.schema as z.ZodObject).safeParse(args).success) return { args, field };
+    }
+  }
+  return undefined;
+}
+
+/** The reply the graph's tools node gives one call (checked by the breaker first, as in the graph). */
+async function replyOfToolsNode(tool: StructuredToolInterface, args: Record<string, unknown>): Promise<ToolMessage> {
+  const { resolve } = testResolver({ tools: EXAMPLE_TOOLS });
+  const config = configWith({}, `registry-${tool.name}`);
+  const ask = new AIMessage({ content: "", tool_calls: [{ id: "c-1", name: tool.name, args, type: "tool_call" }] });
+  const state = await checkedState(resolve, [new HumanMessage("Use the tool.")], ask, config);
+  expect(route(state)).toBe("tools");
+  const update = await createToolsNode(resolve)(state, config);
+  const [reply] = (Array.isArray(update) ? [] : (update.messages ?? [])) as ToolMessage[];
+  return reply!;
+}
+
+describe("the tool list", () => {
+  it("names every tool once, in snake_case", () => {
     const names = EXAMPLE_TOOLS.map((t) => t.name);
+    expect(names.length).toBeGreaterThan(0);
     expect(new Set(names).size).toBe(names.length);
-    expect([...names].sort()).toEqual(Object.keys(EXPECTED_NATURES).sort());
-  });
-
-  it.each(Object.entries(EXPECTED_NATURES))("%s declares nature %s", (name, nature) => {
-    const tool = EXAMPLE_TOOLS.find((t) => t.name === name);
-    expect(tool).toBeDefined();
-    expect(toolNature(tool!)).toBe(nature);
-  });
-
-  it("declares a timeout on every tool, in metadata rather than by default", () => {
-    for (const tool of EXAMPLE_TOOLS) {
-      const declared = (tool as { metadata?: Record<string, unknown> }).metadata?.timeoutMs;
-      expect(declared, tool.name).toBe(toolTimeoutMs(tool));
-      expect(toolTimeoutMs(tool)).toBeGreaterThan(0);
-    }
-  });
-
-  it("describes the tool and every schema field for the model", () => {
-    for (const tool of EXAMPLE_TOOLS) {
-      expect(tool.description.length, tool.name).toBeGreaterThan(30);
-      const shape = (tool.schema as { shape: Record<string, { description?: string }> }).shape;
-      for (const [field, schema] of Object.entries(shape)) {
-        expect(schema.description, `${tool.name}.${field}`).toBeTruthy();
-      }
-    }
-  });
-
-  it.each(EXAMPLE_TOOLS.map((t) => [t.name, t] as const))("%s returns JSON-serializable output", async (name, tool) => {
-    resetToolFixtures();
-    const output = await run(tool, SAMPLE_ARGS[name]!);
-    expect(output).toBeTypeOf("object");
-    expect(JSON.parse(JSON.stringify(output))).toEqual(output);
+    for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9_]*$/);
   });
 });
 
-describe("resetToolFixtures", () => {
-  it("restarts job polls and empties the outbox", async () => {
-    resetToolFixtures();
-    await run(checkJobStatus, { job_id: "export-7" });
-    await run(checkJobStatus, { job_id: "export-7" });
-    await run(sendEmail, SAMPLE_ARGS.send_email!);
-    expect(sentEmails()).toHaveLength(1);
+describe.each(EXAMPLE_TOOLS.map((t) => [t.name, t] as const))("tool %s", (_name, tool) => {
+  beforeEach(() => resetToolFixtures());
 
-    resetToolFixtures();
-    expect(sentEmails()).toEqual([]);
-    expect((await run(checkJobStatus, { job_id: "export-7" })).status).toBe("queued");
+  it("describes itself and every argument for the model", () => {
+    expect(tool.description.length).toBeGreaterThan(30);
+    const shape = shapeOf(tool);
+    expect(Object.keys(shape).length).toBeGreaterThan(0);
+    for (const [field, schema] of Object.entries(shape)) expect(schema.description, field).toBeTruthy();
+  });
+
+  it("declares its nature and its timeout", () => {
+    expect(declaredNature(tool)).toBeDefined();
+    expect((tool as { metadata?: Record<string, unknown> }).metadata?.timeoutMs).toBe(toolTimeoutMs(tool));
+  });
+
+  it("declares example arguments its schema accepts", () => {
+    const examples = toolExamples(tool);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect((tool.schema as z.ZodObject).safeParse(example).error?.issues ?? []).toEqual([]);
+  });
+
+  it("answers each example with JSON-serializable output", async () => {
+    const examples = toolExamples(tool);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const output = await tool.invoke(example);
+      expect(output, JSON.stringify(example)).not.toBeUndefined();
+      expect(JSON.parse(JSON.stringify(output))).toEqual(output);
+    }
+  });
+
+  it("answers invalid arguments, through the tools node, with an error reply naming the field", async () => {
+    const invalid = invalidArgs(tool);
+    expect(invalid, "no field of the schema refuses a value of the wrong type").toBeDefined();
+    const reply = await replyOfToolsNode(tool, invalid!.args);
+    expect(reply.status).toBe("error");
+    expect(textOf(reply)).toMatch(new RegExp(`^Error: Invalid arguments for ${tool.name}: .*\\b${invalid!.field}: `));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { kbSearch } from "../../tools/index.js";
+import { kbSearch } from "../../tools/kb-search.js";
 import { followPages, run, SCHEMA_REJECTION } from "./invoke.js";
 
 interface KbPage {

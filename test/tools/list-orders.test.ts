@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { listOrders } from "../../tools/index.js";
+import { listOrders } from "../../tools/list-orders.js";
 import { followPages, run, SCHEMA_REJECTION } from "./invoke.js";
 
 interface OrdersPage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { queryCrm } from "../../tools/index.js";
+import { queryCrm } from "../../tools/query-crm.js";
 import { run, SCHEMA_REJECTION } from "./invoke.js";
 
 describe("query_crm", () => {

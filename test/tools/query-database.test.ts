@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
-import { queryDatabase, ToolError } from "../../tools/index.js";
+import { ToolError } from "../../tools/index.js";
+import { queryDatabase } from "../../tools/query-database.js";
 import { run, SCHEMA_REJECTION } from "./invoke.js";
 
 const query = (sql: string) => run(queryDatabase, { sql });

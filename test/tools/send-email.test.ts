@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetToolFixtures, sendEmail, sentEmails } from "../../tools/index.js";
+import { resetToolFixtures } from "../../tools/index.js";
+import { sendEmail, sentEmails } from "../../tools/send-email.js";
 import { run, SCHEMA_REJECTION } from "./invoke.js";
 
 const MESSAGE = { to: "cfo@acme.example", subject: "Q3 numbers", body: "Revenue was $12.8M." };

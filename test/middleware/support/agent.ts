@@ -5,8 +5,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, toolErrorMiddleware, type AgentMiddleware } from "langchain";
 import type { Verdict } from "../../../breaker/index.js";
 import { loopBreakerMiddleware, type LoopBreakerMiddlewareOptions } from "../../../middleware/index.js";
-import { ScriptedChatModel } from "../../../nodes/model/scripted-chat-model.js";
-import { SCENARIOS } from "../../../nodes/model/scenarios.js";
+import { SCENARIOS, ScriptedChatModel } from "../../../demo/index.js";
 import { EXAMPLE_TOOLS } from "../../../tools/index.js";
 
 /** What a test agent is made of; everything has a default. */

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { turnAt, type Scenario } from "./scenarios.js";
-import { newToolCallId } from "../tool-calls.js";
-import { TurnReplayChatModel } from "./turn-replay-model.js";
+import { newToolCallId } from "../nodes/tool-calls.js";
+import { TurnReplayChatModel } from "../nodes/model/turn-replay-model.js";
 
 /** Options of the scripted model. */
 export interface ScriptedChatModelInput extends BaseChatModelParams {

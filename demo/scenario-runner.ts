@@ -4,18 +4,18 @@ import {
   DEFAULT_POLICY,
   MemoryStore,
   priceUsage,
-  summarizeOutcome,
   type BreakerStore,
   type CircuitState,
   type Finding,
+  type ToolOutcome,
   type Verdict,
 } from "../breaker/index.js";
 import { runContext, type AgentContext } from "../graphs/context.js";
 import { buildGraph } from "../graphs/graph.js";
 import { buildUnguardedGraph, recursionLimitForTurns } from "../graphs/unguarded-graph.js";
 import { decisiveFinding, TRIPPED } from "../nodes/circuit-frame.js";
-import type { Scenario } from "../nodes/model/scenarios.js";
-import { ScriptedChatModel } from "../nodes/model/scripted-chat-model.js";
+import type { Scenario } from "./scenarios.js";
+import { ScriptedChatModel } from "./scripted-chat-model.js";
 import { EXAMPLE_TOOLS, resetToolFixtures } from "../tools/index.js";
 
 /** One tool call of a run, as the demo prints it. */
@@ -39,6 +39,8 @@ export interface Spend {
 
 /** What one guarded run of a scenario did. */
 export interface GuardedRun {
+  /** The breaker session the run's calls were recorded in. */
+  sessionId: string;
   halted: boolean;
   steps: StepRow[];
   trip?: { verdict: Verdict; finding?: Finding };
@@ -64,20 +66,22 @@ export function spendOf(messages: readonly BaseMessage[]): Spend {
   return spend;
 }
 
+/** One row per tool reply of a run: its step, call, outcome and the circuit's state. */
 function stepRows(messages: readonly BaseMessage[]): StepRow[] {
   const calls = new Map<string, { name: string; args: unknown }>();
   for (const m of messages) {
     if (AIMessage.isInstance(m)) for (const c of m.tool_calls ?? []) calls.set(c.id ?? "", c);
   }
   return messages.filter(ToolMessage.isInstance).map((m) => {
-    const verdict = (m.artifact as { circuit?: Verdict } | undefined)?.circuit;
+    const { circuit: verdict, outcome } = (m.artifact ?? {}) as { circuit?: Verdict; outcome?: ToolOutcome };
     const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
     const refused = m.status === "error" && content.includes(TRIPPED);
     return {
       step: verdict?.step ?? 0,
       tool: m.name ?? calls.get(m.tool_call_id)?.name ?? "?",
       args: JSON.stringify(calls.get(m.tool_call_id)?.args ?? {}),
-      outcome: refused ? "refused" : m.status === "error" ? "error" : summarizeOutcome({ output: content }).kind,
+      // The outcome the tools node told the breaker, not a reading of the text, which carries the HALF_OPEN advisory.
+      outcome: refused ? "refused" : (outcome?.kind ?? (m.status === "error" ? "error" : "ok")),
       state: refused ? "OPEN" : (verdict?.state ?? "CLOSED"),
     };
   });
@@ -97,6 +101,7 @@ export async function runGuarded(
   const trip = state.halted ? state.verdicts.find((v: Verdict) => !v.allowed) : undefined;
   const last = state.messages.at(-1);
   return {
+    sessionId: state.sessionId,
     halted: state.halted,
     steps: stepRows(state.messages),
     trip: trip ? { verdict: trip, finding: decisiveFinding(trip) } : undefined,

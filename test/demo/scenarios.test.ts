@@ -1,8 +1,9 @@
 import { AIMessage } from "@langchain/core/messages";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SCENARIOS } from "../../nodes/model/scenarios.js";
+import { SCENARIOS } from "../../demo/index.js";
 import { ADVISORY_TAG } from "../../nodes/tools.js";
-import { resetToolFixtures, sentEmails } from "../../tools/index.js";
+import { resetToolFixtures } from "../../tools/index.js";
+import { sentEmails } from "../../tools/send-email.js";
 import {
   frameOf,
   inspectSession,
