@@ -13,7 +13,8 @@ import {
 } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import { createRedactor, type Redactor } from "../nodes/redact.js";
-import type { GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
+import type { ResolveRun, RunSettings } from "../nodes/run-settings.js";
+import type { GuardedState } from "../nodes/state.js";
 import { currentRunId } from "../nodes/tool-calls.js";
 import { toolDeclaration } from "../tools/define-tool.js";
 import { InvalidContextError, parseContext, type AgentContext } from "./context.js";

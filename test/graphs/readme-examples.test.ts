@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_POLICY } from "../../breaker/index.js";
 import type { buildGraph } from "../../graphs/graph.js";
-import { knobLimits } from "../../graphs/limit-knobs.js";
 import { resetToolFixtures } from "../../tools/index.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../support/fake-openai-server.js";
 import { REPO_ROOT } from "../support/langgraph-dev-server.js";
@@ -49,14 +47,6 @@ afterAll(async () => {
 type Graph = ReturnType<typeof buildGraph>;
 const run = (graph: Graph, thread: string, context: Record<string, unknown> = {}) =>
   graph.invoke(userTurn("Bill Acme for March."), { context: { model: "openai:gpt-4o-mini", ...context } as never, configurable: { thread_id: thread } });
-
-describe("the README's configuration table", () => {
-  it("states the default policy's value of every bounded knob, the default deployment's ceilings", async () => {
-    const readme = await readFile(join(REPO_ROOT, "README.md"), "utf8");
-    const stated = (knob: string) => Number(new RegExp(`^\\| \`${knob}\` \\| (\\d+)`, "m").exec(readme)?.[1]);
-    for (const [knob, value] of Object.entries(knobLimits(DEFAULT_POLICY))) expect(stated(knob), knob).toBe(value);
-  });
-});
 
 describe("the README's Fork it examples, run as written", () => {
   it("are three, and type-check with the project's compiler options", async () => {
