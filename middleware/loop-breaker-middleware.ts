@@ -3,7 +3,7 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { Command, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import type { Breaker, ToolCallRequest as BreakerCall, Verdict } from "../breaker/index.js";
-import { unbilledUsage } from "../nodes/check-calls.js";
+import { breakerRequests } from "../nodes/check-calls.js";
 import { fallbackAnswer, partialResults, refusalReplies } from "../nodes/circuit-fallback.js";
 import { currentRunId, lastAIMessage, normalizeToolCalls, pendingCalls, toolCallIds, type PendingCall } from "../nodes/tool-calls.js";
 import { LoopBreakerTrippedError } from "./errors.js";
@@ -32,21 +32,9 @@ function unanswered(message: AIMessage, messages: readonly BaseMessage[]): Pendi
   return pendingCalls(message).filter((c) => !answered.has(c.id));
 }
 
-/**
- * The breaker's requests for `calls`, calls of the last message. With `bill`,
- * the usage the breaker has not been billed yet rides on the first, so it
- * counts once (a message checked in two parts is billed with the first).
- */
+/** The breaker's requests for `calls`, calls of the last message, in the run the thread is in (see breakerRequests). */
 function requestsFor(messages: readonly BaseMessage[], calls: readonly PendingCall[], bill = true): BreakerCall[] {
-  const usage = bill ? unbilledUsage(messages) : undefined;
-  const run = currentRunId(messages);
-  return calls.map((call, i) => ({
-    id: call.id,
-    name: call.name || "(unnamed)",
-    args: call.args,
-    run,
-    ...(i === 0 && usage ? { usage } : {}),
-  }));
+  return breakerRequests(messages, calls, currentRunId(messages), { bill });
 }
 
 /**
