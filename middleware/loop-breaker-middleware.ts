@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { Breaker, ToolCallRequest as BreakerCall, Verdict } from "../breaker/index.js";
+import type { Breaker, ToolCallRequest as BreakerCall } from "../breaker/index.js";
 import { breakerRequests } from "../nodes/check-calls.js";
 import { fallbackAnswer, partialResults, refusalReplies } from "../nodes/circuit-fallback.js";
 import { currentRunId, lastAIMessage, normalizeToolCalls, pendingCalls, toolCallIds, type PendingCall } from "../nodes/tool-calls.js";
+import { verdictEvent, type VerdictEvent } from "../nodes/verdict-event.js";
 import { LoopBreakerTrippedError } from "./errors.js";
 import { resolveOptions, type LoopBreakerMiddlewareOptions, type SessionRuntime } from "./options.js";
 import { LoopBreakerStateSchema } from "./state.js";
@@ -18,13 +19,8 @@ export const LOOP_BREAKER_MIDDLEWARE_NAME = "LoopBreakerMiddleware";
 /** Where a createAgent user raises the limits, for the answer after a trip. */
 const RAISE_LIMITS_IN_POLICY = "the limits in the breaker policy given to loopBreakerMiddleware";
 
-/** The custom stream event the graph writes too, so a UI can show verdicts from either. */
-export interface BreakerVerdictEvent {
-  type: "breaker_verdict";
-  sessionId: string;
-  verdicts: Verdict[];
-  halted?: boolean;
-}
+/** The custom stream event after each decision: the graph's own (nodes/verdict-event.ts). */
+export type BreakerVerdictEvent = VerdictEvent;
 
 /** The calls of `message` no ToolMessage in `messages` answers yet (another middleware may have answered some). */
 function unanswered(message: AIMessage, messages: readonly BaseMessage[]): PendingCall[] {
@@ -109,7 +105,7 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
         }
         const verdicts = calls.map((c) => known.get(c.id)!);
         const refused = verdicts.some((v) => !v.allowed);
-        runtime.writer?.({ type: "breaker_verdict", sessionId, verdicts, ...(refused ? { halted: true } : {}) } satisfies BreakerVerdictEvent);
+        runtime.writer?.(verdictEvent(sessionId, verdicts, refused));
         if (!refused) return unseen.length > 0 ? { breakerVerdicts: verdicts } : undefined;
 
         // Reached only for calls the model-call check did not see; the message is in the thread already.
