@@ -39,7 +39,7 @@ export interface GraphDeps {
   store?: BreakerStore;
   /** Thread persistence for runs outside the LangGraph server (which brings its own). */
   checkpointer?: BaseCheckpointSaver;
-  /** Environment for the model, the store and the deployment's settings (tests pass their own). */
+  /** Environment for the model, the store and the deployment's settings. Default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where the server log lines go (one per store outage); default console.warn. */
   log?: (line: string) => void;
