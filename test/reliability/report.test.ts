@@ -42,6 +42,15 @@ describe("docs/RELIABILITY.md generation", () => {
     }
   });
 
+  it("fills figures named inline from the run, the latest record holding the name, and says which one a run lacks", () => {
+    const figures = [
+      { section: "hostile", scenario: "key-order", figures: { runs: 500 } },
+      { section: "hostile", scenario: "key-order", figures: { reordered: 1_234 } },
+    ];
+    const page = reliabilityMarkdown("{{figure:hostile/key-order/runs}} runs, {{figure:hostile/key-order/reordered}} reordered, {{figure:hostile/volatile/runs}}", run({ figures }));
+    expect(page).toBe("500 runs, 1,234 reordered, (hostile/volatile/runs: not measured in this run)");
+  });
+
   it("is what the committed page was generated with (run `npm run reliability` after changing the template)", async () => {
     const committed = await readFile(new URL("../../docs/RELIABILITY.md", import.meta.url), "utf8");
     expect(committed.split("\n")[0]).toBe(template.split("\n")[0]);
