@@ -65,7 +65,7 @@ function describe(value: unknown): string {
 /**
  * Read a run's context: refuse unknown fields (a misspelled knob would
  * otherwise be ignored in silence) and values of the wrong type, each naming
- * the field; fill the text defaults (LangGraph does not).
+ * the field; fill the value fields an empty context leaves out (LangGraph does not).
  */
 export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env): AgentContext {
   const input = raw ?? {};
