@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { reliabilityMarkdown, type ReliabilityRun } from "./report/markdown.js";
+import type { FigureRecord } from "./support/figures.js";
 
 const template = await readFile(new URL("./report/template.md", import.meta.url), "utf8");
 
@@ -43,7 +44,7 @@ describe("docs/RELIABILITY.md generation", () => {
   });
 
   it("fills figures named inline from the run, the latest record holding the name, and says which one a run lacks", () => {
-    const figures = [
+    const figures: FigureRecord[] = [
       { section: "hostile", scenario: "key-order", figures: { runs: 500 } },
       { section: "hostile", scenario: "key-order", figures: { reordered: 1_234 } },
     ];
