@@ -26,6 +26,11 @@ export function stateOf(findings: readonly Finding[]): CircuitState {
   return findings.length > 0 ? "HALF_OPEN" : "CLOSED";
 }
 
+/** The finding that decided a verdict: the first blocking one, else the first (none for a clean call). */
+export function decisiveFinding(verdict: { findings: readonly Finding[] }): Finding | undefined {
+  return verdict.findings.find((f) => f.severity === "block") ?? verdict.findings[0];
+}
+
 /**
  * Run every detector over the window and turn their findings into a state.
  * Pure: the runtime breaker and the offline evaluator both call this.

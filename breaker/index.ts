@@ -24,7 +24,7 @@ export { redisStoreFromEnv } from "./stores/redis-env.js";
 export { freshCircuit, noUsage } from "./stores/store.js";
 export { parsePolicy, detectorsFor, natureOf, withToolDeclarations, DEFAULT_POLICY, PolicySchema } from "./policy.js";
 export type { Policy, PolicyInput, DetectorsPolicy, DetectorOverrides, ToolDeclaration } from "./policy.js";
-export { decide, stateOf } from "./decide.js";
+export { decide, decisiveFinding, stateOf } from "./decide.js";
 export { isContinuation, turnKey } from "./turns.js";
 export type { Decision, DecisionInput } from "./decide.js";
 export { DETECTORS } from "./detectors/index.js";
@@ -33,7 +33,9 @@ export { safeJson, canonicalArgs, canonicalOutput, fingerprintArgs, fingerprintO
 export { summarizeOutcome } from "./outcome.js";
 export type { RawOutcome } from "./outcome.js";
 export { priceUsage } from "./cost.js";
+export { addUsage, usageOf } from "./usage.js";
 export { BreakerError } from "./errors.js";
+export { MASK, maskSecrets, urlSecrets } from "./secrets.js";
 export { BoundedCache } from "./bounded-cache.js";
 export type { BreakerErrorCode } from "./errors.js";
 export type { BreakerEvents, BreakerEventName, BreakerListener } from "./events.js";

@@ -1,6 +1,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { GraphRecursionError } from "@langchain/langgraph";
 import {
+  decisiveFinding,
   DEFAULT_POLICY,
   MemoryStore,
   priceUsage,
@@ -13,7 +14,7 @@ import {
 import { runContext, type AgentContext } from "../graphs/context.js";
 import { buildGraph } from "../graphs/graph.js";
 import { buildUnguardedGraph, recursionLimitForTurns } from "../graphs/unguarded-graph.js";
-import { decisiveFinding, TRIPPED } from "../nodes/circuit-frame.js";
+import { TRIPPED } from "../nodes/circuit-frame.js";
 import type { Scenario } from "./scenarios.js";
 import { ScriptedChatModel } from "./scripted-chat-model.js";
 import { EXAMPLE_TOOLS, resetToolFixtures } from "../tools/index.js";

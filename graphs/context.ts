@@ -1,47 +1,32 @@
-import { Annotation } from "@langchain/langgraph";
+import { Annotation, type LastValue } from "@langchain/langgraph";
 import { z } from "zod";
-import { defaultModelName } from "../nodes/model/load-chat-model.js";
-import { LIMIT_KNOBS, type LimitKnob } from "./limit-knobs.js";
-import { SYSTEM_PROMPT } from "./prompts.js";
+import type { ContextField, FieldValue } from "./context-field.js";
+import { CONTEXT_SPEC, type ContextFieldName } from "./context-spec.js";
+
+type Spec = typeof CONTEXT_SPEC;
+
+// Mapped over `keyof S` of a type parameter, so each property keeps its
+// declaration in CONTEXT_SPEC, doc comment included (Studio's descriptions).
+type ValuesOf<S> = { [K in keyof S]: FieldValue<S[K]> };
+type ChannelsOf<S> = { [K in keyof S]: LastValue<FieldValue<S[K]>> };
+
+/** The parsed context: value fields filled, limit knobs set only where the run asks for them. */
+export type AgentContext = ValuesOf<Spec>;
+
+/** Every field a run's context may carry, in declaration order. */
+export const CONTEXT_FIELDS = Object.keys(CONTEXT_SPEC) as ContextFieldName[];
 
 /**
- * Runtime configuration, editable per run in Studio. Declared with
- * Annotation.Root so the LangGraph server publishes the context form; values
- * arrive as given, and `parseContext` fills the defaults. A limit left empty
- * keeps the deployment's policy; a limit set may only tighten it
+ * Runtime configuration, editable per run in Studio. An Annotation.Root, so
+ * the LangGraph server publishes the context form (it reads each field's type
+ * and doc comment from CONTEXT_SPEC through this mapped type); values arrive
+ * as given, and `parseContext` fills the defaults. A limit left empty keeps
+ * the deployment's policy; a limit set may only tighten it
  * (docs/DEPLOYMENT.md, "What a caller can and cannot change").
  */
-export const ContextAnnotation = Annotation.Root({
-  /** "<provider>:<model>" (any provider LangChain's initChatModel knows, package installed) or "scripted:<scenario>"; empty picks OpenAI when OPENAI_API_KEY is set. */
-  model: Annotation<string>,
-  /** System prompt for the agent. */
-  systemPrompt: Annotation<string>,
-  /** Breaker session shared by several threads; accepted only when the operator sets BREAKER_CALLER_SESSIONS=true. */
-  sessionId: Annotation<string>,
-  /** Identical calls allowed per run while they bring nothing new; the next one opens the circuit. At most the deployment's. */
-  maxIdenticalCalls: Annotation<number | undefined>,
-  /** How many calls before a limit the model is warned (HALF_OPEN). Moves warnings only. */
-  halfOpenMargin: Annotation<number | undefined>,
-  /** Length of the sliding window for maxCallsPerWindow, in seconds. At least the deployment's. */
-  windowSeconds: Annotation<number | undefined>,
-  /** Tool calls allowed per session within windowSeconds. At most the deployment's. */
-  maxCallsPerWindow: Annotation<number | undefined>,
-  /** Tool calls allowed per run (one user turn). At most the deployment's. */
-  maxCallsPerRun: Annotation<number | undefined>,
-  /** Seconds an open circuit refuses calls. At least the deployment's. */
-  openSeconds: Annotation<number | undefined>,
-});
-
-/** The parsed context: text fields filled, limit knobs set only where the run asks for them. */
-export interface AgentContext extends Record<LimitKnob, number | undefined> {
-  model: string;
-  systemPrompt: string;
-  /** The caller's session name, "" when none (the thread is the session). */
-  sessionId: string;
-}
-
-/** Every field a run's context may carry. */
-export const CONTEXT_FIELDS: readonly (keyof AgentContext)[] = ["model", "systemPrompt", "sessionId", ...LIMIT_KNOBS];
+export const ContextAnnotation = Annotation.Root(
+  Object.fromEntries(CONTEXT_FIELDS.map((name) => [name, Annotation()])) as ChannelsOf<Spec>,
+);
 
 /** Why a context was refused. */
 export type InvalidContextCode =
@@ -64,35 +49,10 @@ export class InvalidContextError extends Error {
   }
 }
 
-// Studio forms send "" for untouched fields and numbers as text.
-const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
-const text = () => z.preprocess(blankToUndefined, z.string({ error: "must be a string" }).optional());
-const wholeNumber = (min: number) =>
-  z.preprocess(
-    (v) => {
-      const value = blankToUndefined(v);
-      // Numbers typed into a form arrive as text; anything else keeps its type, so the error names it.
-      return typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-    },
-    z
-      .number({ error: "must be a number" })
-      .int({ error: "must be a whole number" })
-      .min(min, { error: `must be at least ${min}` })
-      .optional(),
-  );
-
 /** The context schema: types and lower bounds only; the deployment's ceilings are checked against its policy. */
-export const AgentContextSchema = z.object({
-  model: text(),
-  systemPrompt: text(),
-  sessionId: text(),
-  maxIdenticalCalls: wholeNumber(1),
-  halfOpenMargin: wholeNumber(0),
-  windowSeconds: wholeNumber(1),
-  maxCallsPerWindow: wholeNumber(1),
-  maxCallsPerRun: wholeNumber(1),
-  openSeconds: wholeNumber(1),
-});
+export const AgentContextSchema = z.object(
+  Object.fromEntries(CONTEXT_FIELDS.map((name) => [name, CONTEXT_SPEC[name].schema])) as { [K in ContextFieldName]: Spec[K]["schema"] },
+);
 
 const KNOWN = new Set<string>(CONTEXT_FIELDS);
 
@@ -105,7 +65,7 @@ function describe(value: unknown): string {
 /**
  * Read a run's context: refuse unknown fields (a misspelled knob would
  * otherwise be ignored in silence) and values of the wrong type, each naming
- * the field; fill the text defaults (LangGraph does not).
+ * the field; fill the value fields an empty context leaves out (LangGraph does not).
  */
 export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env): AgentContext {
   const input = raw ?? {};
@@ -128,18 +88,13 @@ export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env)
     const got = describe((input as Record<string, unknown>)[field]);
     throw new InvalidContextError("INVALID_CONTEXT_VALUE", field, `Context field "${field}" ${issue?.message ?? "is invalid"} (got ${got}).`);
   }
-  const c = parsed.data;
-  return {
-    model: c.model ?? defaultModelName(env),
-    systemPrompt: c.systemPrompt ?? SYSTEM_PROMPT,
-    sessionId: c.sessionId ?? "",
-    maxIdenticalCalls: c.maxIdenticalCalls,
-    halfOpenMargin: c.halfOpenMargin,
-    windowSeconds: c.windowSeconds,
-    maxCallsPerWindow: c.maxCallsPerWindow,
-    maxCallsPerRun: c.maxCallsPerRun,
-    openSeconds: c.openSeconds,
-  };
+  const values: Record<string, unknown> = {};
+  for (const name of CONTEXT_FIELDS) {
+    const field: ContextField = CONTEXT_SPEC[name];
+    const given = (parsed.data as Record<string, unknown>)[name];
+    values[name] = given === undefined && field.kind === "value" ? field.fill(env) : given;
+  }
+  return values as AgentContext;
 }
 
 /**

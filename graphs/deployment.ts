@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { BreakerError, DEFAULT_POLICY, parsePolicy, type Policy } from "../breaker/index.js";
-import { applyKnobs, LIMIT_KNOBS, type Knobs, type LimitKnob } from "./limit-knobs.js";
+import { applyKnobs, knobSpec, knobVariable, LIMIT_KNOBS, type Knobs, type LimitKnob } from "./limit-knobs.js";
 
 /** What the operator decides for a deployment, from its environment; callers cannot change it. */
 export interface Deployment {
@@ -17,9 +17,10 @@ export const POLICY_FILE_VAR = "BREAKER_POLICY_FILE";
 export const CALLER_SESSIONS_VAR = "BREAKER_CALLER_SESSIONS";
 
 /** The environment variable of each knob: BREAKER_MAX_CALLS_PER_RUN for maxCallsPerRun, and so on. */
-export const KNOB_VARS: Readonly<Record<LimitKnob, string>> = Object.fromEntries(
-  LIMIT_KNOBS.map((knob) => [knob, `BREAKER_${knob.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]),
-) as Record<LimitKnob, string>;
+export const KNOB_VARS: Readonly<Record<LimitKnob, string>> = Object.fromEntries(LIMIT_KNOBS.map((knob) => [knob, knobVariable(knob)])) as Record<
+  LimitKnob,
+  string
+>;
 
 /** Thrown at startup for a deployment setting that cannot be used, naming the variable. */
 export class DeploymentConfigError extends Error {
@@ -62,7 +63,7 @@ function knobsFromEnv(env: NodeJS.ProcessEnv): Knobs {
     const raw = env[variable]?.trim();
     if (!raw) continue;
     const value = Number(raw);
-    const least = knob === "halfOpenMargin" ? 0 : 1;
+    const least = knobSpec(knob).min;
     if (!Number.isInteger(value) || value < least) {
       throw new DeploymentConfigError(variable, `${variable} must be a whole number of at least ${least} (got "${raw}").`);
     }

@@ -2,13 +2,13 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { createAgentNode } from "../nodes/agent.js";
 import { createCircuitFallbackNode } from "../nodes/circuit-fallback.js";
 import { route } from "../nodes/route.js";
+import { GuardedStateAnnotation } from "../nodes/state.js";
 import { recursionLimitFor } from "../nodes/step-budget.js";
 import { createToolsNode } from "../nodes/tools.js";
 import { EXAMPLE_TOOLS } from "../tools/index.js";
 import { ContextAnnotation } from "./context.js";
 import { logStoreEvents } from "./outage-log.js";
 import { createRunResolver, type GraphDeps } from "./run-resolver.js";
-import { GuardedStateAnnotation } from "./state.js";
 
 export type { GraphDeps } from "./run-resolver.js";
 

@@ -1,57 +1,37 @@
 import { parsePolicy, type Policy } from "../breaker/index.js";
+import type { LimitField } from "./context-field.js";
+import { CONTEXT_SPEC, type ContextFieldName } from "./context-spec.js";
 
-/** The breaker limits a run's context (and the operator's environment) can set, by their context names. */
-export const LIMIT_KNOBS = [
-  "maxIdenticalCalls",
-  "halfOpenMargin",
-  "windowSeconds",
-  "maxCallsPerWindow",
-  "maxCallsPerRun",
-  "openSeconds",
-] as const;
+/** The name of a context field that is a breaker limit. */
+export type LimitKnob = { [K in ContextFieldName]: (typeof CONTEXT_SPEC)[K] extends LimitField ? K : never }[ContextFieldName];
 
-/** One of LIMIT_KNOBS. */
-export type LimitKnob = (typeof LIMIT_KNOBS)[number];
+/** The breaker limits a run's context (and the operator's environment) can set, by their context names, in declaration order. */
+export const LIMIT_KNOBS = (Object.keys(CONTEXT_SPEC) as ContextFieldName[]).filter((name) => CONTEXT_SPEC[name].kind === "limit") as LimitKnob[];
+
+/** How a limit knob is declared (bound, minimum, policy field). */
+export function knobSpec(knob: LimitKnob): LimitField {
+  return CONTEXT_SPEC[knob];
+}
 
 /** Values for some of the knobs; a knob left out keeps the policy's level. */
 export type Knobs = Partial<Record<LimitKnob, number | undefined>>;
 
-/**
- * Which way a knob is stricter: a "ceiling" knob is stricter lower (counts),
- * a "floor" knob stricter higher (durations: a shorter rate window or a
- * shorter open circuit lets more calls through); "warning" knobs move only
- * the HALF_OPEN warning, never a block.
- */
-export const KNOB_BOUND: Readonly<Record<LimitKnob, "ceiling" | "floor" | "warning">> = {
-  maxIdenticalCalls: "ceiling",
-  halfOpenMargin: "warning",
-  windowSeconds: "floor",
-  maxCallsPerWindow: "ceiling",
-  maxCallsPerRun: "ceiling",
-  openSeconds: "floor",
-};
+/** The environment variable that sets a knob for the deployment: BREAKER_MAX_CALLS_PER_RUN for maxCallsPerRun, and so on. */
+export function knobVariable(knob: LimitKnob): string {
+  return `BREAKER_${knob.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
 
-/** Where each knob lives in the policy, for messages that send an operator to the right field. */
-export const KNOB_POLICY_FIELD: Readonly<Record<LimitKnob, string>> = {
-  maxIdenticalCalls: "detectors.identical_repeat.block (minus one)",
-  halfOpenMargin: "the warn levels",
-  windowSeconds: "detectors.call_rate.windowSeconds",
-  maxCallsPerWindow: "detectors.call_rate.block",
-  maxCallsPerRun: "detectors.run_calls.block",
-  openSeconds: "openSeconds",
-};
+/** A knob with a ceiling or a floor in the policy (every one but the warning-only halfOpenMargin). */
+export type BoundedKnob = { [K in LimitKnob]: (typeof CONTEXT_SPEC)[K] extends { inPolicy(policy: Policy): number } ? K : never }[LimitKnob];
 
 /** The value each bounded knob has in a policy: the ceiling (or floor) a run's context is held to. */
-export function knobLimits(policy: Policy): Record<Exclude<LimitKnob, "halfOpenMargin">, number> {
-  const d = policy.detectors;
-  return {
-    // maxIdenticalCalls counts the calls allowed; the block level counts the refused one too.
-    maxIdenticalCalls: d.identical_repeat.block - 1,
-    windowSeconds: d.call_rate.windowSeconds,
-    maxCallsPerWindow: d.call_rate.block,
-    maxCallsPerRun: d.run_calls.block,
-    openSeconds: policy.openSeconds,
-  };
+export function knobLimits(policy: Policy): Record<BoundedKnob, number> {
+  const limits: Partial<Record<LimitKnob, number>> = {};
+  for (const knob of LIMIT_KNOBS) {
+    const value = knobSpec(knob).inPolicy?.(policy);
+    if (value !== undefined) limits[knob] = value;
+  }
+  return limits as Record<BoundedKnob, number>;
 }
 
 type Levels = { warn: number; block: number };

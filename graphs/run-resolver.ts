@@ -13,12 +13,13 @@ import {
 } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import { createRedactor, type Redactor } from "../nodes/redact.js";
-import type { BoundModel, GuardedState, ResolveRun, RunSettings } from "../nodes/run-settings.js";
+import type { BoundModel, ResolveRun, RunSettings } from "../nodes/run-settings.js";
+import type { GuardedState } from "../nodes/state.js";
 import { currentRunId } from "../nodes/tool-calls.js";
 import { toolDeclaration } from "../tools/define-tool.js";
 import { InvalidContextError, parseContext, type AgentContext } from "./context.js";
 import { deploymentFromEnv, KNOB_VARS, type Deployment } from "./deployment.js";
-import { applyKnobs, KNOB_BOUND, KNOB_POLICY_FIELD, knobLimits, LIMIT_KNOBS, noKnobs, type LimitKnob } from "./limit-knobs.js";
+import { applyKnobs, knobLimits, knobSpec, LIMIT_KNOBS, noKnobs } from "./limit-knobs.js";
 import { checkCallerSession, sessionIdFor } from "./session-id.js";
 import { createStoreFromEnv } from "./store-from-env.js";
 
@@ -38,7 +39,7 @@ export interface GraphDeps {
   store?: BreakerStore;
   /** Thread persistence for runs outside the LangGraph server (which brings its own). */
   checkpointer?: BaseCheckpointSaver;
-  /** Environment for the model, the store and the deployment's settings (tests pass their own). */
+  /** Environment for the model, the store and the deployment's settings. Default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where the server log lines go (one per store outage); default console.warn. */
   log?: (line: string) => void;
@@ -64,16 +65,16 @@ function checkCeilings(ctx: AgentContext, policy: Policy): void {
   const limits = knobLimits(policy);
   for (const knob of LIMIT_KNOBS) {
     const value = ctx[knob];
-    const bound = KNOB_BOUND[knob];
-    if (value === undefined || bound === "warning") continue;
-    const limit = limits[knob as Exclude<LimitKnob, "halfOpenMargin">];
+    const { bound, policyField } = knobSpec(knob);
+    const limit = (limits as Partial<Record<string, number>>)[knob];
+    if (value === undefined || bound === "warning" || limit === undefined) continue;
     if (bound === "ceiling" ? value <= limit : value >= limit) continue;
     const word = bound === "ceiling" ? "above" : "below";
     throw new InvalidContextError(
       bound === "ceiling" ? "ABOVE_CEILING" : "BELOW_FLOOR",
       knob,
       `Context field "${knob}" is ${value}, ${word} this deployment's ${bound} of ${limit}: a run may tighten the breaker's limits, never loosen them. ` +
-        `The operator sets the ${bound} with ${KNOB_VARS[knob]} or ${KNOB_POLICY_FIELD[knob]} in the policy file.`,
+        `The operator sets the ${bound} with ${KNOB_VARS[knob]} or ${policyField} in the policy file.`,
     );
   }
 }

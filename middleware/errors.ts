@@ -1,4 +1,4 @@
-import type { Verdict } from "../breaker/index.js";
+import { decisiveFinding, type Verdict } from "../breaker/index.js";
 
 /** Codes of the errors loopBreakerMiddleware raises. */
 export type LoopBreakerErrorCode = "INVALID_MIDDLEWARE_OPTIONS" | "CIRCUIT_BREAKER_TRIPPED";
@@ -29,7 +29,7 @@ export class LoopBreakerTrippedError extends Error {
     readonly verdicts: readonly Verdict[],
   ) {
     const trip = verdicts.find((v) => !v.allowed);
-    const finding = trip?.findings.find((f) => f.severity === "block") ?? trip?.findings[0];
+    const finding = trip && decisiveFinding(trip);
     super(
       `The circuit breaker refused ${trip?.tool ?? "a tool call"} (${finding?.detector ?? "open circuit"}): ` +
         `${finding?.message ?? "the circuit is open."} None of the message's ${verdicts.length} tool call(s) ran.`,

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { Breaker, ToolCallRequest as BreakerCall, Verdict } from "../breaker/index.js";
-import { unbilledUsage } from "../nodes/check-calls.js";
+import type { Breaker, ToolCallRequest as BreakerCall } from "../breaker/index.js";
+import { breakerRequests } from "../nodes/check-calls.js";
 import { fallbackAnswer, partialResults, refusalReplies } from "../nodes/circuit-fallback.js";
 import { currentRunId, lastAIMessage, normalizeToolCalls, pendingCalls, toolCallIds, type PendingCall } from "../nodes/tool-calls.js";
+import { verdictEvent, type VerdictEvent } from "../nodes/verdict-event.js";
 import { LoopBreakerTrippedError } from "./errors.js";
 import { resolveOptions, type LoopBreakerMiddlewareOptions, type SessionRuntime } from "./options.js";
 import { LoopBreakerStateSchema } from "./state.js";
@@ -18,13 +19,8 @@ export const LOOP_BREAKER_MIDDLEWARE_NAME = "LoopBreakerMiddleware";
 /** Where a createAgent user raises the limits, for the answer after a trip. */
 const RAISE_LIMITS_IN_POLICY = "the limits in the breaker policy given to loopBreakerMiddleware";
 
-/** The custom stream event the graph writes too, so a UI can show verdicts from either. */
-export interface BreakerVerdictEvent {
-  type: "breaker_verdict";
-  sessionId: string;
-  verdicts: Verdict[];
-  halted?: boolean;
-}
+/** The custom stream event after each decision: the graph's own (nodes/verdict-event.ts). */
+export type BreakerVerdictEvent = VerdictEvent;
 
 /** The calls of `message` no ToolMessage in `messages` answers yet (another middleware may have answered some). */
 function unanswered(message: AIMessage, messages: readonly BaseMessage[]): PendingCall[] {
@@ -32,21 +28,9 @@ function unanswered(message: AIMessage, messages: readonly BaseMessage[]): Pendi
   return pendingCalls(message).filter((c) => !answered.has(c.id));
 }
 
-/**
- * The breaker's requests for `calls`, calls of the last message. With `bill`,
- * the usage the breaker has not been billed yet rides on the first, so it
- * counts once (a message checked in two parts is billed with the first).
- */
+/** The breaker's requests for `calls`, calls of the last message, in the run the thread is in (see breakerRequests). */
 function requestsFor(messages: readonly BaseMessage[], calls: readonly PendingCall[], bill = true): BreakerCall[] {
-  const usage = bill ? unbilledUsage(messages) : undefined;
-  const run = currentRunId(messages);
-  return calls.map((call, i) => ({
-    id: call.id,
-    name: call.name || "(unnamed)",
-    args: call.args,
-    run,
-    ...(i === 0 && usage ? { usage } : {}),
-  }));
+  return breakerRequests(messages, calls, currentRunId(messages), { bill });
 }
 
 /**
@@ -121,7 +105,7 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
         }
         const verdicts = calls.map((c) => known.get(c.id)!);
         const refused = verdicts.some((v) => !v.allowed);
-        runtime.writer?.({ type: "breaker_verdict", sessionId, verdicts, ...(refused ? { halted: true } : {}) } satisfies BreakerVerdictEvent);
+        runtime.writer?.(verdictEvent(sessionId, verdicts, refused));
         if (!refused) return unseen.length > 0 ? { breakerVerdicts: verdicts } : undefined;
 
         // Reached only for calls the model-call check did not see; the message is in the thread already.

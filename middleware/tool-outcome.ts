@@ -1,17 +1,14 @@
-import { ToolMessage, type MessageContent } from "@langchain/core/messages";
+import { ToolMessage } from "@langchain/core/messages";
 import { isCommand, type Command } from "@langchain/langgraph";
 import type { RawOutcome } from "../breaker/index.js";
-import { ADVISORY_TAG } from "../nodes/tools.js";
+import { commandReply, withAdvisoryText } from "../nodes/run-tool.js";
 
 /** What a wrapped tool call returned: a ToolMessage, or a Command (which may carry one). */
 export type ToolResult = ToolMessage | Command;
 
 /** The ToolMessage answering `callId` in a result, if it has one. */
 function replyIn(result: ToolResult, callId: string): ToolMessage | undefined {
-  if (ToolMessage.isInstance(result)) return result;
-  const update = (result as Command).update as { messages?: unknown } | undefined;
-  const messages = Array.isArray(update?.messages) ? update.messages : [];
-  return messages.find((m): m is ToolMessage => ToolMessage.isInstance(m) && m.tool_call_id === callId);
+  return ToolMessage.isInstance(result) ? result : commandReply(result, callId);
 }
 
 /**
@@ -25,11 +22,6 @@ export function outcomeOf(result: ToolResult, callId: string): RawOutcome {
   return reply.status === "error" ? { error: reply.content } : { output: reply.content };
 }
 
-function appended(content: MessageContent, note: string): MessageContent {
-  if (typeof content === "string") return `${content}\n\n${note}`;
-  return [...content, { type: "text", text: note }];
-}
-
 /**
  * The result with the HALF_OPEN advisory appended to its reply, as the
  * graph's tools node does. A Command passes unchanged: its update is the
@@ -38,7 +30,7 @@ function appended(content: MessageContent, note: string): MessageContent {
 export function withAdvisory(result: ToolResult, advisory: string): ToolResult {
   if (!ToolMessage.isInstance(result)) return result;
   return new ToolMessage({
-    content: appended(result.content, `${ADVISORY_TAG} ${advisory}`),
+    content: withAdvisoryText(result.content, advisory),
     tool_call_id: result.tool_call_id,
     ...(result.id ? { id: result.id } : {}),
     ...(result.name ? { name: result.name } : {}),

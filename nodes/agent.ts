@@ -2,7 +2,8 @@ import { SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
-import type { GuardedState, ResolveRun } from "./run-settings.js";
+import type { ResolveRun } from "./run-settings.js";
+import type { GuardedState } from "./state.js";
 import { STEPS_TO_END, stepsLeft } from "./step-budget.js";
 import { normalizeToolCalls } from "./tool-calls.js";
 import { emitVerdicts } from "./verdict-event.js";

@@ -1,8 +1,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TokenUsage, ToolCallRequest, Verdict } from "../breaker/index.js";
+import { addUsage, usageOf, type TokenUsage, type ToolCallRequest, type Verdict } from "../breaker/index.js";
 import type { Redactor } from "./redact.js";
 import type { RunSettings } from "./run-settings.js";
-import { breakerCallId, pendingCalls, usageOf } from "./tool-calls.js";
+import { breakerCallId, pendingCalls, type PendingCall } from "./tool-calls.js";
 
 /**
  * Usage to bill with the last message's calls: its own, plus that of the
@@ -16,13 +16,33 @@ export function unbilledUsage(messages: readonly BaseMessage[]): TokenUsage | un
     const message = messages[i]!;
     if (!AIMessage.isInstance(message)) continue;
     if (i < messages.length - 1 && (message.tool_calls?.length ?? 0) > 0) break;
-    const usage = usageOf(message);
-    if (!usage) continue;
-    total = total
-      ? { ...total, inputTokens: total.inputTokens + usage.inputTokens, outputTokens: total.outputTokens + usage.outputTokens }
-      : usage;
+    // Read as the offline evaluator reads a recorded message, so CI bills what the runtime bills.
+    total = addUsage(usageOf({ usage_metadata: message.usage_metadata, response_metadata: message.response_metadata }), total);
   }
   return total;
+}
+
+/**
+ * What the breaker is asked about the calls of the last message, in order,
+ * in the run `run`: each known by `idOf(call)`, and the usage not billed yet
+ * riding on the first, so it is counted once (`bill: false` when an earlier
+ * check of the same message carried it). The graph and the middleware both
+ * ask through here.
+ */
+export function breakerRequests(
+  messages: readonly BaseMessage[],
+  calls: readonly PendingCall[],
+  run: string,
+  { idOf = (call: PendingCall) => call.id, bill = true }: { idOf?: (call: PendingCall) => string; bill?: boolean } = {},
+): ToolCallRequest[] {
+  const usage = bill ? unbilledUsage(messages) : undefined;
+  return calls.map((call, index) => ({
+    id: idOf(call),
+    name: call.name || "(unnamed)",
+    args: call.args,
+    run,
+    ...(index === 0 && usage ? { usage } : {}),
+  }));
 }
 
 /**
@@ -30,23 +50,15 @@ export function unbilledUsage(messages: readonly BaseMessage[]): TokenUsage | un
  * one batch check (one store round trip). Each call is known to the breaker
  * by its namespaced id, so a re-check of the same message (a retried step,
  * another worker) is answered from the store without counting anything
- * twice. The unbilled usage rides on the first call, so it is counted once.
- * Texts a store error may have put in a verdict are redacted.
+ * twice. Texts a store error may have put in a verdict are redacted.
  */
 export async function checkCalls(run: RunSettings, messages: readonly BaseMessage[]): Promise<Verdict[]> {
   const message = messages.at(-1);
   if (!message || !AIMessage.isInstance(message)) return [];
   const calls = pendingCalls(message);
   if (calls.length === 0) return [];
-  const usage = unbilledUsage(messages);
-  const requests: ToolCallRequest[] = calls.map((call, index) => ({
-    id: breakerCallId(run.callScope, message.id ?? "", call.id),
-    name: call.name || "(unnamed)",
-    args: call.args,
-    run: run.runId,
-    ...(index === 0 && usage ? { usage } : {}),
-  }));
-  const verdicts = await run.breaker.checkBatch(run.sessionId, requests);
+  const idOf = (call: PendingCall) => breakerCallId(run.callScope, message.id ?? "", call.id);
+  const verdicts = await run.breaker.checkBatch(run.sessionId, breakerRequests(messages, calls, run.runId, { idOf }));
   return verdicts.map((v) => redactVerdict(v, run.redact));
 }
 

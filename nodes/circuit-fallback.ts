@@ -1,9 +1,10 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { Verdict } from "../breaker/index.js";
+import { decisiveFinding, type Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
-import { circuitFrame, decisiveFinding } from "./circuit-frame.js";
-import type { GuardedState, ResolveRun } from "./run-settings.js";
+import { circuitFrame } from "./circuit-frame.js";
+import type { ResolveRun } from "./run-settings.js";
+import type { GuardedState } from "./state.js";
 import { lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
 import { emitVerdicts } from "./verdict-event.js";
 

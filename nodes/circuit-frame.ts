@@ -1,13 +1,8 @@
-import type { Finding, Verdict } from "../breaker/index.js";
+import { decisiveFinding, type Verdict } from "../breaker/index.js";
 import type { PendingCall } from "./tool-calls.js";
 
 /** The error code a refused call's ToolMessage carries. */
 export const TRIPPED = "CIRCUIT_BREAKER_TRIPPED";
-
-/** The finding that decided a refusal: the first blocking one, else the first. */
-export function decisiveFinding(verdict: Verdict): Finding | undefined {
-  return verdict.findings.find((f) => f.severity === "block") ?? verdict.findings[0];
-}
 
 /**
  * The JSON a refused call is answered with. `trip` is the verdict that opened

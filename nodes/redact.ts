@@ -1,8 +1,7 @@
+import { MASK, maskSecrets, urlSecrets } from "../breaker/index.js";
+
 /** Shorter values are not treated as secrets: replacing them would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 8;
-
-/** What replaces a secret. */
-export const MASK = "***";
 
 // Environment variables whose values are secrets by their name.
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
@@ -37,23 +36,13 @@ export interface Redactor {
   error(error: unknown): unknown;
 }
 
-/** The secrets an environment holds: values of *_KEY / *_TOKEN / *_SECRET / *PASSWORD variables, and URL passwords. */
+/** The secrets an environment holds: values of *_KEY / *_TOKEN / *_SECRET / *PASSWORD variables, and URL passwords and secret query values. */
 export function secretsOf(env: NodeJS.ProcessEnv): string[] {
   const found = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
     if (SECRET_NAME.test(name)) found.add(value);
-    if (value.includes("://")) {
-      try {
-        const password = new URL(value).password;
-        if (password) {
-          found.add(password);
-          found.add(decodeURIComponent(password));
-        }
-      } catch {
-        // Not a URL after all; its password, if any, is caught by the URL pattern.
-      }
-    }
+    if (value.includes("://")) for (const secret of urlSecrets(value)) found.add(secret);
   }
   // Longest first: a secret that contains another is masked whole.
   return [...found].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
@@ -63,8 +52,7 @@ export function secretsOf(env: NodeJS.ProcessEnv): string[] {
 export function createRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
   const secrets = secretsOf(env);
   const text = (value: string): string => {
-    let out = value;
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    let out = maskSecrets(value, secrets);
     if (!ANY_PATTERN.test(out)) return out;
     for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
     return out;

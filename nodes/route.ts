@@ -1,5 +1,5 @@
 import { END } from "@langchain/langgraph";
-import type { GuardedState } from "./run-settings.js";
+import type { GuardedState } from "./state.js";
 import { lastAIMessage, verdictsFor } from "./tool-calls.js";
 
 /** Where the router can send a step. */

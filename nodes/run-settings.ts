@@ -1,20 +1,11 @@
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
+import type { AIMessageChunk } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { Breaker, Verdict } from "../breaker/index.js";
+import type { Breaker } from "../breaker/index.js";
 import type { Redactor } from "./redact.js";
-
-/** The slice of graph state the nodes read and write. */
-export interface GuardedState {
-  messages: BaseMessage[];
-  sessionId: string;
-  halted: boolean;
-  verdicts: Verdict[];
-  /** Set by an agent step whose tool calls would not leave the run enough steps to end gracefully. */
-  outOfSteps: boolean;
-}
+import type { GuardedState } from "./state.js";
 
 /** A chat model with the tools bound. */
 export type BoundModel = Runnable<BaseLanguageModelInput, AIMessageChunk>;

@@ -55,8 +55,14 @@ function redactContent(content: MessageContent, redact: Redactor): MessageConten
   return content.map((block) => (block.type === "text" && typeof block.text === "string" ? { ...block, text: redact.text(block.text) } : block));
 }
 
+/** Tool output with the HALF_OPEN advisory appended: to text, as a paragraph; to content blocks, as one more text block. */
+export function withAdvisoryText(content: MessageContent, advisory: string): MessageContent {
+  const note = `${ADVISORY_TAG} ${advisory}`;
+  return typeof content === "string" ? `${content}\n\n${note}` : [...content, { type: "text", text: note }];
+}
+
 function reply(call: PendingCall, verdict: Verdict | undefined, content: MessageContent, status: "success" | "error", artifact?: unknown): ToolMessage {
-  const advised = verdict?.advisory && typeof content === "string" ? `${content}\n\n${ADVISORY_TAG} ${verdict.advisory}` : content;
+  const advised = verdict?.advisory ? withAdvisoryText(content, verdict.advisory) : content;
   return new ToolMessage({
     tool_call_id: call.id,
     name: call.name,
@@ -150,8 +156,8 @@ async function invokeWithin(tool: StructuredToolInterface, args: unknown, call: 
   }
 }
 
-/** The ToolMessage a Command carries for `callId`, with where it sits. */
-function replyIn(command: Command, callId: string): ToolMessage | undefined {
+/** The ToolMessage a Command carries for `callId`, in either form of its update (an object, or [key, value] pairs). */
+export function commandReply(command: Command, callId: string): ToolMessage | undefined {
   const update = command.update;
   const tuples: [string, unknown][] = Array.isArray(update) ? (update as [string, unknown][]) : Object.entries(update ?? {});
   for (const [key, value] of tuples) {
@@ -169,7 +175,7 @@ function replyIn(command: Command, callId: string): ToolMessage | undefined {
  * the thread never keeps an unanswered call.
  */
 function commandRun(command: Command, call: PendingCall, verdict: Verdict | undefined, redact: Redactor): ToolRun {
-  const own = replyIn(command, call.id);
+  const own = commandReply(command, call.id);
   const answer = reply(call, verdict, own ? redactContent(own.content, redact) : "Done: the tool updated the conversation state.", own?.status ?? "success", own?.artifact);
   const swap = (m: unknown) => (m === own ? answer : m);
   const update = command.update;

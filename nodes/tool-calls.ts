@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { isContinuation, turnKey, type TokenUsage, type Verdict } from "../breaker/index.js";
+import { isContinuation, turnKey, type Verdict } from "../breaker/index.js";
 
 /** A tool call the model asked for; `parseError` is set when its arguments were not valid JSON. */
 export interface PendingCall {
@@ -151,16 +151,4 @@ export function currentRunId(messages: readonly BaseMessage[]): string {
     turns++;
   }
   return run ?? "run-0";
-}
-
-/** Token usage the model reported for a message, in the breaker's terms. */
-export function usageOf(message: AIMessage): TokenUsage | undefined {
-  const usage = message.usage_metadata;
-  if (!usage) return undefined;
-  const model = message.response_metadata?.model_name ?? message.response_metadata?.model;
-  return {
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-    ...(typeof model === "string" ? { model } : {}),
-  };
 }

@@ -3,7 +3,8 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { summarizeOutcome, type ToolOutcome, type Verdict } from "../breaker/index.js";
 import { checkCalls } from "./check-calls.js";
 import { refusalReplies } from "./circuit-fallback.js";
-import type { GuardedState, ResolveRun } from "./run-settings.js";
+import type { ResolveRun } from "./run-settings.js";
+import type { GuardedState } from "./state.js";
 import { runTool } from "./run-tool.js";
 import { lastAIMessage, pendingCalls, verdictsFor } from "./tool-calls.js";
 

@@ -12,10 +12,13 @@ export interface VerdictEvent {
   degraded?: { reason: string };
 }
 
+/** The event for a breaker decision; the graph and the createAgent middleware write the same one, so a UI reads either. */
+export function verdictEvent(sessionId: string, verdicts: Verdict[], halted = false): VerdictEvent {
+  const degraded = verdicts.find((v) => v.degraded)?.degraded;
+  return { type: "breaker_verdict", sessionId, verdicts, ...(halted ? { halted: true } : {}), ...(degraded ? { degraded } : {}) };
+}
+
 /** Send the verdicts to the run's `custom` stream, if anyone listens. */
 export function emitVerdicts(config: LangGraphRunnableConfig, sessionId: string, verdicts: Verdict[], halted = false): void {
-  if (!config.writer) return;
-  const degraded = verdicts.find((v) => v.degraded)?.degraded;
-  const event: VerdictEvent = { type: "breaker_verdict", sessionId, verdicts, ...(halted ? { halted: true } : {}), ...(degraded ? { degraded } : {}) };
-  config.writer(event);
+  config.writer?.(verdictEvent(sessionId, verdicts, halted));
 }

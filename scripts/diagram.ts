@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildGraph } from "../graphs/graph.js";
 import { MemoryStore } from "../breaker/index.js";
+import { withBlock } from "./readme-block.js";
 
 const README = fileURLToPath(new URL("../README.md", import.meta.url));
 const START_MARK = "<!-- graph:start (npm run diagram) -->";
@@ -16,10 +17,7 @@ export async function graphMermaid(): Promise<string> {
 
 /** The README with its diagram block replaced by `mermaid`. */
 export function withDiagram(readme: string, mermaid: string): string {
-  const start = readme.indexOf(START_MARK);
-  const end = readme.indexOf(END_MARK);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START_MARK} ... ${END_MARK} block.`);
-  return `${readme.slice(0, start + START_MARK.length)}\n\`\`\`mermaid\n${mermaid}\n\`\`\`\n${readme.slice(end)}`;
+  return withBlock(readme, START_MARK, END_MARK, `\`\`\`mermaid\n${mermaid}\n\`\`\``);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

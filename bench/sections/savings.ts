@@ -52,7 +52,7 @@ export function savingsChart(guarded: Spend, unguarded: Spend, tripTurn: number 
   const [gx, gy] = g.at(-1)!;
   return lineChart({
     title: "A looping session: cumulative input tokens per model turn",
-    subtitle: `Same scripted runaway model, ${tokens(ECONOMICS.contextTokens)}-token contexts, ${TURN_CEILING}-turn ceiling, $${ECONOMICS.dollarsPerMillionInput} per million input tokens`,
+    subtitle: `Modelled: scripted runaway model, assumed ${tokens(ECONOMICS.contextTokens)}-token contexts, ${TURN_CEILING}-turn ceiling, $${ECONOMICS.dollarsPerMillionInput}/M input tokens`,
     xLabel: "model turn",
     yLabel: "cumulative input tokens",
     series: [
@@ -96,7 +96,7 @@ async function compare(scenario: Scenario): Promise<ScenarioSavings> {
 /** Savings on the seed's economic scenario, through the real graphs with the scripted model. */
 export const savingsSection: Section = {
   id: "savings",
-  title: "Savings on the seed's economic scenario",
+  title: "Savings on the seed's economic scenario (modelled)",
   async run(ctx) {
     ctx.log("savings: running the loop scenarios guarded and unguarded");
     const loops = [...SCENARIOS.values()].filter((s) => s.loops);
@@ -138,7 +138,7 @@ export const savingsSection: Section = {
       targets: [
         checkTarget({
           id: "seed-cost-reproduced",
-          description: "Unguarded looping session cost, rounded to cents (the seed says $1.80)",
+          description: "Modelled unguarded looping session cost, rounded to cents (the seed says $1.80)",
           measured: unguardedCents,
           comparison: "==",
           limit: ECONOMICS.seedDollarsPerSession,
@@ -146,6 +146,7 @@ export const savingsSection: Section = {
         }),
       ],
       notes: [
+        `Modelled, not measured: the turns and tool calls are real runs of the graphs, but the token counts are the scripted model's assumed ${tokens(ECONOMICS.contextTokens)}-token contexts and the dollars the seed's assumed price of $${ECONOMICS.dollarsPerMillionInput} per million input tokens, not a provider's bill.`,
         `Both runs go through the real graphs (buildGraph with MemoryStore, buildUnguardedGraph with toolsCondition) with the scripted model reporting ${tokens(ECONOMICS.contextTokens)} input tokens per turn; the unguarded run stops only at the ${TURN_CEILING}-turn ceiling (recursion limit). Dollars count input tokens at $${ECONOMICS.dollarsPerMillionInput}/M, as the seed does; the scripted model's 40 output tokens a turn are left out.`,
         `The turn a run trips at is the model turn whose tool call the breaker refused; that turn's tokens are already spent.`,
         `Chart: ${CHART_PATH}.`,

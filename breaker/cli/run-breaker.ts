@@ -3,7 +3,7 @@ import { redisStoreFromEnv } from "../stores/redis-env.js";
 import type { BreakerStore } from "../stores/store.js";
 import { inspectReport, listReport, summarize } from "./session-report.js";
 
-/** Where the CLI reads and writes: injectable so tests need no child process. */
+/** Where the CLI reads and writes: the entry point (breaker/cli/breaker.ts) passes the process's environment and streams. */
 export interface BreakerCliIo {
   env: Record<string, string | undefined>;
   out: (text: string) => void;

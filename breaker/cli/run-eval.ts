@@ -9,7 +9,7 @@ import type { ReplayTrajectory } from "../evaluator/trajectory.js";
 import { parsePolicy, type Policy } from "../policy.js";
 import { jsonReport, tableReport, type ReportRow } from "./eval-report.js";
 
-/** Where the CLI writes: injectable so tests read its output without a child process. */
+/** Where the CLI writes: the entry point (breaker/cli/eval.ts) passes the process's streams and terminal width. */
 export interface EvalIo {
   out: (text: string) => void;
   err: (text: string) => void;

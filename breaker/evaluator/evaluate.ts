@@ -5,7 +5,7 @@ import { MemoryStore } from "../stores/memory-store.js";
 import type { Finding, TokenUsage, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
 import type { ReplayTrajectory } from "./trajectory.js";
-import { addUsage } from "./usage.js";
+import { addUsage } from "../usage.js";
 
 /** The verdict on one trajectory. */
 export interface EvaluationResult {

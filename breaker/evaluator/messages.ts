@@ -1,7 +1,7 @@
 import type { ReplayCall, ReplayEvent } from "./trajectory.js";
 import { asRecord, asString, parseArgs, timeOf } from "./fields.js";
 import { contentOf, outcomeOf } from "./tool-result.js";
-import { usageOf } from "./usage.js";
+import { usageOf } from "../usage.js";
 
 type Role = "user" | "assistant" | "tool" | "system";
 

@@ -4,7 +4,7 @@ import { asRecord, asString, parseArgs, timeOf } from "./fields.js";
 import { eventsOfMessage } from "./messages.js";
 import { outcomeOf } from "./tool-result.js";
 import type { ReplayEvent, ReplayTrajectory } from "./trajectory.js";
-import { usageOf } from "./usage.js";
+import { usageOf } from "../usage.js";
 
 const NATURES = new Set<ToolNature>(["read_only", "side_effecting", "pagination", "polling"]);
 

@@ -28,7 +28,7 @@ export interface MemoryStoreOptions {
    * (half of this) at a time, which keeps every access O(1). Default 10,000.
    */
   maxSessions?: number;
-  /** Clock in epoch ms; injectable so tests can move time. */
+  /** Clock in epoch ms. Default Date.now; the offline evaluator runs its store on a trajectory's own times. */
   clock?: () => number;
 }
 

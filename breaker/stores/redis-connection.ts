@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from "node:tls";
 import { createRequire } from "node:module";
 import type { Cluster, Redis, RedisOptions } from "ioredis";
+import { MASK, SECRET_PARAM } from "../secrets.js";
 
 /** A standalone client or a Cluster client: RedisStore works with either. */
 export type RedisClient = Redis | Cluster;
@@ -27,31 +28,17 @@ export interface RedisConnectOptions {
   commandTimeoutMs: number;
 }
 
-const SECRET_PARAM = /pass|secret|token|key/i;
-
-/** The URL with its password (and any secret-looking query value) replaced by "***", safe to log. */
+/** The URL with its password (and any secret-looking query value) replaced by MASK, safe to log. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
+    if (parsed.password) parsed.password = MASK;
     for (const name of [...parsed.searchParams.keys()]) {
-      if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, "***");
+      if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, MASK);
     }
     return parsed.toString();
   } catch {
     return "<unparsable Redis URL>";
-  }
-}
-
-/** Secrets of a URL, to scrub from any text that may echo them. */
-export function urlSecrets(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const secrets = [parsed.password, decodeURIComponent(parsed.password)];
-    for (const [name, value] of parsed.searchParams) if (SECRET_PARAM.test(name)) secrets.push(value);
-    return secrets.filter((s) => s.length > 0);
-  } catch {
-    return [];
   }
 }
 

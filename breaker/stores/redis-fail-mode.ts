@@ -1,4 +1,5 @@
 import { BreakerError } from "../errors.js";
+import { maskSecrets } from "../secrets.js";
 import { whenReady, withTimeout, type RedisClient } from "./redis-connection.js";
 import type { StoreEvent } from "./store.js";
 
@@ -131,8 +132,7 @@ export class RedisGuard {
   private unavailable(operation: string, cause: unknown): BreakerError {
     let reason = cause instanceof Error ? cause.message : String(cause);
     if (this.lastError && this.client.status !== "ready") reason += ` (last connection error: ${this.lastError})`;
-    for (const secret of this.options.secrets) reason = reason.split(secret).join("***");
-    return new BreakerError("STORE_UNAVAILABLE", `Redis at ${this.options.target} failed on ${operation}: ${reason}`);
+    return new BreakerError("STORE_UNAVAILABLE", `Redis at ${this.options.target} failed on ${operation}: ${maskSecrets(reason, this.options.secrets)}`);
   }
 
   private emit(event: StoreEvent): void {

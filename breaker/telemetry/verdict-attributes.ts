@@ -1,4 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
+import { decisiveFinding } from "../decide.js";
 import type { Verdict } from "../types.js";
 import { BREAKER_ATTRIBUTES as A, NO_DETECTOR, OTHER_TOOL } from "./names.js";
 
@@ -7,7 +8,7 @@ const MAX_TOOL_LABEL_CHARS = 64;
 
 /** The detector that decided a verdict: the first blocking finding, else the first, else "none". */
 export function decidingDetector(verdict: Verdict): string {
-  return (verdict.findings.find((f) => f.severity === "block") ?? verdict.findings[0])?.detector ?? NO_DETECTOR;
+  return decisiveFinding(verdict)?.detector ?? NO_DETECTOR;
 }
 
 /**

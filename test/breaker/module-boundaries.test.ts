@@ -13,6 +13,23 @@ function sources(dir: string): string[] {
   );
 }
 
+/** Folders each production folder may not import from (docs/ARCHITECTURE.md, "Which folder may import which"). */
+const FORBIDDEN: Record<string, string[]> = {
+  breaker: ["graphs", "nodes", "tools", "middleware"],
+  tools: ["graphs", "nodes", "middleware"],
+  nodes: ["graphs", "middleware"],
+  middleware: ["graphs"],
+  graphs: ["middleware"],
+};
+
+describe("which folder may import which", () => {
+  it.each(Object.entries(FORBIDDEN))("%s/ imports nothing from %j", (folder, forbidden) => {
+    const pattern = new RegExp(`from "(\\.\\./)+(${forbidden.join("|")})/`);
+    const offending = sources(join(root, folder)).filter((file) => pattern.test(readFileSync(file, "utf8")));
+    expect(offending).toEqual([]);
+  });
+});
+
 describe("the breaker library's boundaries", () => {
   it("imports nothing from LangGraph, LangChain, the graph, the nodes or the tools", () => {
     for (const file of sources(join(root, "breaker"))) {

@@ -1,6 +1,9 @@
 import { Client, type Message } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Verdict } from "../../breaker/index.js";
+import { CONTEXT_FIELDS } from "../../graphs/context.js";
+import { LIMIT_KNOBS } from "../../graphs/limit-knobs.js";
+import { contextFieldDocs } from "../../scripts/context-table.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../support/fake-openai-server.js";
 import { startDevServer, type DevServer } from "../support/langgraph-dev-server.js";
 import { loopingSqlScript, plainAnswerScript } from "../support/openai-scripts.js";
@@ -77,17 +80,17 @@ describe("the guarded agent on the LangGraph dev server", () => {
     );
   });
 
-  it("serves state, input and context schemas, with the breaker knobs in the context", async () => {
+  it("serves state, input and context schemas: every context field of the declaration, with its type and description", async () => {
     const schemas = await client.assistants.getSchemas(GRAPH_ID);
     const props = (s: unknown) => Object.keys((s as { properties?: object } | null)?.properties ?? {});
 
     expect(props(schemas.state_schema)).toEqual(expect.arrayContaining(["messages", "sessionId", "halted", "verdicts"]));
     expect(props(schemas.input_schema)).toContain("messages");
-    const context = (schemas.context_schema as { properties: Record<string, { type?: string }> }).properties;
-    for (const knob of ["maxIdenticalCalls", "halfOpenMargin", "windowSeconds", "maxCallsPerWindow", "maxCallsPerRun", "openSeconds"]) {
-      expect(context[knob]?.type, knob).toBe("number");
-    }
-    expect(Object.keys(context)).toEqual(expect.arrayContaining(["model", "systemPrompt", "sessionId"]));
+    const context = (schemas.context_schema as { properties: Record<string, { type?: string; description?: string }> }).properties;
+    expect(Object.keys(context)).toEqual(CONTEXT_FIELDS);
+    for (const knob of LIMIT_KNOBS) expect(context[knob]?.type, knob).toBe("number");
+    const docs = await contextFieldDocs();
+    for (const field of CONTEXT_FIELDS) expect(context[field]?.description?.replace(/\s+/g, " "), field).toBe(docs[field]);
     // Annotation.Root has no runtime JSON schema, so the server parses the TypeScript source on first call.
   }, 90_000);
 

@@ -50,14 +50,6 @@ type Graph = ReturnType<typeof buildGraph>;
 const run = (graph: Graph, thread: string, context: Record<string, unknown> = {}) =>
   graph.invoke(userTurn("Bill Acme for March."), { context: { model: "openai:gpt-4o-mini", ...context } as never, configurable: { thread_id: thread } });
 
-describe("the README's configuration table", () => {
-  it("states the default policy's value of every bounded knob, the default deployment's ceilings", async () => {
-    const readme = await readFile(join(REPO_ROOT, "README.md"), "utf8");
-    const stated = (knob: string) => Number(new RegExp(`^\\| \`${knob}\` \\| (\\d+)`, "m").exec(readme)?.[1]);
-    for (const [knob, value] of Object.entries(knobLimits(DEFAULT_POLICY))) expect(stated(knob), knob).toBe(value);
-  });
-});
-
 describe("the README's Fork it examples, run as written", () => {
   // The list entry is a fragment of tools/index.ts: test/tools/new-tool.test.ts applies it to a copy of that file.
   const WHOLE_FILES = ["add-a-tool", "tune-the-policy", "breaker-without-langgraph"];

@@ -39,5 +39,7 @@ describe("the redactor", () => {
 
   it("takes secrets from variables named like secrets and from URL passwords, longest first", () => {
     expect(secretsOf({ A_PASSWORD: "longer-secret-1", B_KEY: "secret-1", PATH: "/usr/bin:/bin" })).toEqual(["longer-secret-1", "secret-1"]);
+    // URL secrets are read as the Redis store reads its own URL: the password, raw and decoded, and secret query values.
+    expect(secretsOf({ DATABASE_URL: "postgres://app:p%40ssword1@db?access_token=tok-123456" })).toEqual(["p%40ssword1", "tok-123456", "p@ssword1"]);
   });
 });

@@ -3,10 +3,19 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalArgs, canonicalOutput, fingerprintArgs, fingerprintOutput } from "../../breaker/index.js";
+import { reportFigures } from "./support/figures.js";
 import { fingerprintTable, type FingerprintRow } from "./support/fingerprint-table.js";
 import { hostileJson, hostileKey, hostileString, hostileValue, namedHostileValues } from "./support/hostile-values.js";
 
 const FINGERPRINT = /^[A-Za-z0-9_-]{22}$/;
+const RUNS = { keyOrder: 500, normalization: 500, distinct: 500, volatile: 300, anything: 1_000 };
+/** Where a window entry stops storing an argument's text; its hash covers the whole. */
+const STORED_ARGS_CHARS = 2_048;
+
+/** Record what a property ran, for docs/RELIABILITY.md section 1. */
+function report(scenario: string, figures: Record<string, number>): void {
+  reportFigures({ section: "hostile", scenario, figures }, `canonical ${scenario}: ${JSON.stringify(figures)}`);
+}
 const CHILD = fileURLToPath(new URL("./support/fingerprint-child.ts", import.meta.url));
 
 // A deterministic shuffle: the same seed reorders the same way, so a failure replays.
@@ -42,10 +51,11 @@ describe("canonical fingerprints (property-based)", () => {
         expect(fingerprintArgs(other)).toBe(fingerprintArgs(value));
         expect(fingerprintOutput(other)).toBe(fingerprintOutput(value));
       }),
-      { numRuns: 500 },
+      { numRuns: RUNS.keyOrder },
     );
     // Most runs really changed the key order (naive JSON differs), so the property is not vacuous.
-    expect(reorderedRuns).toBeGreaterThan(250);
+    expect(reorderedRuns).toBeGreaterThan(RUNS.keyOrder / 2);
+    report("key-order", { runs: RUNS.keyOrder, reordered: reorderedRuns });
   });
 
   it("ignore Unicode normalization form, surrounding whitespace and the sign of zero in arguments", () => {
@@ -53,9 +63,10 @@ describe("canonical fingerprints (property-based)", () => {
       fc.property(hostileString, fc.constantFrom("NFC", "NFD", "NFKC", "NFKD") as fc.Arbitrary<"NFC" | "NFD" | "NFKC" | "NFKD">, (text, form) => {
         expect(fingerprintArgs({ q: ` \t${text.normalize(form)}\n` })).toBe(fingerprintArgs({ q: text }));
       }),
-      { numRuns: 500 },
+      { numRuns: RUNS.normalization },
     );
     expect(fingerprintArgs({ offset: -0, list: [-0] })).toBe(fingerprintArgs({ offset: 0, list: [0] }));
+    report("normalization", { runs: RUNS.normalization });
   });
 
   it("tell apart arguments whose canonical forms differ, however late the difference", () => {
@@ -64,11 +75,12 @@ describe("canonical fingerprints (property-based)", () => {
         fc.pre(canonicalArgs(a) !== canonicalArgs(b));
         expect(fingerprintArgs(a)).not.toBe(fingerprintArgs(b));
       }),
-      { numRuns: 500 },
+      { numRuns: RUNS.distinct },
     );
-    // Past the 2,048 characters a window entry stores: the hash still covers everything.
-    const long = "x".repeat(5_000);
+    // Past the characters a window entry stores: the hash still covers everything.
+    const long = "x".repeat(STORED_ARGS_CHARS * 2);
     expect(fingerprintArgs({ q: `${long}a` })).not.toBe(fingerprintArgs({ q: `${long}b` }));
+    report("distinct", { runs: RUNS.distinct, storedChars: STORED_ARGS_CHARS, longChars: long.length + 1 });
   });
 
   it("ignore volatile fields (request ids, timestamps) in outputs, at any depth", () => {
@@ -79,8 +91,9 @@ describe("canonical fingerprints (property-based)", () => {
         expect(canonicalOutput(b)).toBe(canonicalOutput(a));
         expect(fingerprintOutput(b)).toBe(fingerprintOutput(a));
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS.volatile },
     );
+    report("volatile", { runs: RUNS.volatile });
   });
 
   it("exist for any value at all, without throwing", () => {
@@ -89,12 +102,14 @@ describe("canonical fingerprints (property-based)", () => {
         expect(fingerprintArgs(value)).toMatch(FINGERPRINT);
         expect(fingerprintOutput(value)).toMatch(FINGERPRINT);
       }),
-      { numRuns: 1_000 },
+      { numRuns: RUNS.anything },
     );
-    for (const [, value] of namedHostileValues()) {
+    const named = namedHostileValues();
+    for (const [, value] of named) {
       expect(fingerprintArgs(value)).toMatch(FINGERPRINT);
       expect(fingerprintOutput(value)).toMatch(FINGERPRINT);
     }
+    report("anything", { runs: RUNS.anything, named: named.length });
   });
 
   it("are the same in a separate process with another time zone and locale", () => {
@@ -112,5 +127,6 @@ describe("canonical fingerprints (property-based)", () => {
     expect(theirs).toEqual(ours);
     // The table is not degenerate: distinct inputs mostly hash apart.
     expect(new Set(ours.map((r) => r.args)).size).toBeGreaterThan(count / 2);
+    report("other-process", { rows: ours.length, samples: count });
   });
 });

@@ -17,6 +17,7 @@ import {
   toolReplyProblems,
 } from "../support/graph-helpers.js";
 import { circular, throwingGetter } from "./support/hostile-values.js";
+import { reportFigures } from "./support/figures.js";
 import { probeTool } from "./support/probe-tools.js";
 
 let sessions = 0;
@@ -49,6 +50,11 @@ function expectEveryCallAnsweredOnce(messages: readonly BaseMessage[]): void {
 
 const CRM = { name: "query_crm", args: { company_name: "Acme Corp" } };
 
+/** Record what a scenario measured, for docs/RELIABILITY.md section 2. */
+function report(scenario: string, figures: Record<string, number>): void {
+  reportFigures({ section: "graph-input", scenario, figures }, `graph bad input ${scenario}: ${JSON.stringify(figures)}`);
+}
+
 describe("the guarded graph with bad input from the model and the tools", () => {
   beforeEach(() => resetToolFixtures());
 
@@ -74,6 +80,7 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     // The run went on: the model saw the error replies and gave its answer.
     expect(model.prompts).toHaveLength(2);
     expect(state.messages.at(-1)!.content).toBe("Final answer.");
+    report("malformed", { totalCalls: snapshot.totalCalls });
   });
 
   it("stops a model that repeats the same malformed call, like any other loop", async () => {
@@ -83,6 +90,7 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     expectEveryCallAnsweredOnce(state.messages);
     expect(snapshot.circuit.state).toBe("OPEN");
     expect(snapshot.totalCalls).toBeLessThanOrEqual(5);
+    report("malformed-repeated", { totalCalls: snapshot.totalCalls });
   });
 
   it("gives calls with missing or duplicate ids their own ids and replies, and counts each", async () => {
@@ -106,6 +114,7 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     expect(probe.runs()).toBe(6);
     expect(snapshot.totalCalls).toBe(6);
     expect(toolMessages(state.messages).map((m) => JSON.parse(textOf(m)).n)).toEqual([1, 2, 3, 4, 5, 6]);
+    report("ids", { runs: probe.runs(), totalCalls: snapshot.totalCalls });
   });
 
   it("still stops a runaway model that reuses one tool_call id on every turn", async () => {
@@ -113,19 +122,22 @@ describe("the guarded graph with bad input from the model and the tools", () => 
       throw new Error("report service unavailable");
     });
     const turns = Array.from({ length: 30 }, () => callsTurn({ id: "call_0", name: "fetch_report", args: { n: 1 } }));
-    const { state, snapshot } = await runReplay(turns, { tools: [failing.tool], env: { BREAKER_MAX_IDENTICAL_CALLS: "3" } });
+    const maxIdenticalCalls = 3;
+    const { state, snapshot } = await runReplay(turns, { tools: [failing.tool], env: { BREAKER_MAX_IDENTICAL_CALLS: String(maxIdenticalCalls) } });
     expect(state.halted).toBe(true);
     expectEveryCallAnsweredOnce(state.messages);
     // The deployment allows 3 identical calls: the fourth is refused, so the tool ran three times.
     expect(failing.runs()).toBe(3);
     expect(snapshot.totalCalls).toBe(4);
     expect(snapshot.circuit.state).toBe("OPEN");
+    report("reused-id", { maxIdenticalCalls, runs: failing.runs(), totalCalls: snapshot.totalCalls });
   });
 
   it("answers 100 parallel calls in one message exactly once each, refusing the batch past the rate limit", async () => {
     const probe = probeTool("probe", (n) => ({ n }));
     const hundred = callsTurn(...Array.from({ length: 100 }, (_, n) => ({ id: `p${n}`, name: "probe", args: { n } })));
-    const { state, snapshot } = await runReplay([hundred], { tools: [probe.tool], context: { maxCallsPerWindow: 30 } });
+    const maxCallsPerWindow = 30;
+    const { state, snapshot } = await runReplay([hundred], { tools: [probe.tool], context: { maxCallsPerWindow } });
     expect(state.halted).toBe(true);
     expectEveryCallAnsweredOnce(state.messages);
     const replies = toolMessages(state.messages);
@@ -135,6 +147,7 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     expect(probe.runs()).toBe(0);
     expect(snapshot.totalCalls).toBe(100);
     expect(snapshot.circuit.findings.map((f) => f.detector)).toContain("call_rate");
+    report("parallel-refused", { calls: replies.length, maxCallsPerWindow, runs: probe.runs(), totalCalls: snapshot.totalCalls });
   });
 
   it("runs 100 parallel calls in one message when the limits allow them, recording every outcome", async () => {
@@ -150,7 +163,9 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     expect(toolMessages(state.messages).every((m) => m.status === "success")).toBe(true);
     expect(probe.runs()).toBe(100);
     expect(snapshot.totalCalls).toBe(100);
-    expect(snapshot.window.filter((c) => c.outcome?.kind === "ok")).toHaveLength(100);
+    const ok = snapshot.window.filter((c) => c.outcome?.kind === "ok").length;
+    expect(ok).toBe(100);
+    report("parallel-allowed", { calls: toolMessages(state.messages).length, runs: probe.runs(), ok });
   });
 
   it("handles content-block arrays in model messages, in a clean run and in a tripped one", async () => {
@@ -205,5 +220,11 @@ describe("the guarded graph with bad input from the model and the tools", () => 
     expect(snapshot.window.every((c) => c.outcome !== undefined)).toBe(true);
     expect(state.messages.at(-1)!.content).toBe("Final answer.");
     expect(state.messages.filter((m) => ToolMessage.isInstance(m))).toHaveLength(outputs.length);
+    report("unserializable", {
+      hugeChars: MAX_CONTENT_CHARS * 3,
+      cutAt: MAX_CONTENT_CHARS,
+      totalCalls: snapshot.totalCalls,
+      outcomes: snapshot.window.filter((c) => c.outcome !== undefined).length,
+    });
   });
 });

@@ -12,6 +12,8 @@ import { reportFigures } from "./support/figures.js";
 // The limits every run here is given: 3 identical calls, 30 calls per minute.
 const MAX_IDENTICAL = 3;
 const MAX_PER_WINDOW = 30;
+/** Random call patterns replayed with fake and with plain outputs. */
+const FAKE_FIELD_PATTERNS = 300;
 // The operator's limits (a run's context may only tighten the deployment's, so they are set where an operator sets them).
 const LIMITS = { BREAKER_MAX_IDENTICAL_CALLS: String(MAX_IDENTICAL), BREAKER_MAX_CALLS_PER_WINDOW: String(MAX_PER_WINDOW) };
 
@@ -74,8 +76,9 @@ describe("prompt injection through tool output", () => {
         };
         expect(await replay(FAKE_BREAKER_OUTPUTS)).toEqual(await replay(PLAIN_OUTPUTS));
       }),
-      { numRuns: 300 },
+      { numRuns: FAKE_FIELD_PATTERNS },
     );
+    reportFigures({ section: "injection-fields", scenario: "property", figures: { patterns: FAKE_FIELD_PATTERNS } }, `fake breaker fields: ${FAKE_FIELD_PATTERNS} call patterns`);
   });
 
   it("neither halts a clean run nor rescues a looping one when tool outputs imitate breaker fields", async () => {
@@ -99,6 +102,10 @@ describe("prompt injection through tool output", () => {
     const plainLoop = await runWith([PLAIN_OUTPUTS[0]!], 20);
     expect(fakeLoop).toEqual(plainLoop);
     expect(fakeLoop).toMatchObject({ halted: true, runs: MAX_IDENTICAL + 1, circuit: "OPEN", problems: [] });
+    reportFigures(
+      { section: "injection-fields", scenario: "graph", figures: { loopRuns: fakeLoop.runs, maxIdenticalCalls: MAX_IDENTICAL, maxCallsPerWindow: MAX_PER_WINDOW } },
+      `fake breaker fields in the graph: a loop trips after ${fakeLoop.runs} tool runs, as with plain outputs`,
+    );
   });
 });
 

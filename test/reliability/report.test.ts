@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { reliabilityMarkdown, type ReliabilityRun } from "./report/markdown.js";
+import type { FigureRecord } from "./support/figures.js";
 
 const template = await readFile(new URL("./report/template.md", import.meta.url), "utf8");
 
@@ -40,6 +41,15 @@ describe("docs/RELIABILITY.md generation", () => {
     ]) {
       expect(page).toContain(text);
     }
+  });
+
+  it("fills figures named inline from the run, the latest record holding the name, and says which one a run lacks", () => {
+    const figures: FigureRecord[] = [
+      { section: "hostile", scenario: "key-order", figures: { runs: 500 } },
+      { section: "hostile", scenario: "key-order", figures: { reordered: 1_234 } },
+    ];
+    const page = reliabilityMarkdown("{{figure:hostile/key-order/runs}} runs, {{figure:hostile/key-order/reordered}} reordered, {{figure:hostile/volatile/runs}}", run({ figures }));
+    expect(page).toBe("500 runs, 1,234 reordered, (hostile/volatile/runs: not measured in this run)");
   });
 
   it("is what the committed page was generated with (run `npm run reliability` after changing the template)", async () => {

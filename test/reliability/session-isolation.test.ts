@@ -4,6 +4,7 @@ import { createBreaker, MemoryStore, RedisStore } from "../../breaker/index.js";
 import { hashText } from "../../breaker/canonical.js";
 import { describeRedis, startRedisCluster, startRedisServer, uniquePrefix, type RedisCluster, type RedisServer } from "../support/redis-server.js";
 import { adversarialIds, buildVictim, exercise, isolationTests } from "./support/isolation-suite.js";
+import { reportFigures } from "./support/figures.js";
 
 type Client = Redis | Cluster;
 
@@ -63,6 +64,10 @@ function redisKeyTests(label: string, connect: () => { store: RedisStore; client
     const sessions = await keysBySession(client, prefix);
     expect(new Set(sessions.keys())).toEqual(new Set([victim, ...ids]));
     for (const keys of sessions.values()) expect(keys.map((k) => k.split(":").at(-1))).toEqual(["log", "meta", "window"]);
+    reportFigures(
+      { section: "isolation", scenario: `keys-${label.toLowerCase().replace(/\W+/g, "-")}`, figures: { tags: sessions.size, keysPerSession: [...sessions.values()][0]?.length ?? 0 } },
+      `isolation keys on ${label}: ${sessions.size} hash tags, one per session`,
+    );
 
     const before = await dumpKeys(client, prefix);
     for (const id of [...ids].reverse()) {

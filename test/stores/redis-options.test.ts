@@ -1,6 +1,7 @@
 // RedisStore's configuration and key layout: no server needed.
 import { describe, expect, it } from "vitest";
-import { redactUrl, urlSecrets } from "../../breaker/stores/redis-connection.js";
+import { urlSecrets } from "../../breaker/secrets.js";
+import { redactUrl } from "../../breaker/stores/redis-connection.js";
 import { metaKeyPattern, sessionKeys } from "../../breaker/stores/redis-keys.js";
 import { RedisStore } from "../../breaker/stores/redis-store.js";
 

@@ -9,9 +9,9 @@ import { expect } from "vitest";
 import { MemorySaver, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { MemoryStore, createBreaker, type BreakerStore, type SessionSnapshot, type Verdict } from "../../breaker/index.js";
 import { buildGraph } from "../../graphs/graph.js";
-import type { GuardedGraphState } from "../../graphs/state.js";
 import { createRunResolver, type GraphDeps } from "../../graphs/run-resolver.js";
-import type { GuardedState, ResolveRun } from "../../nodes/run-settings.js";
+import type { ResolveRun } from "../../nodes/run-settings.js";
+import type { GuardedState } from "../../nodes/state.js";
 import { checkCalls } from "../../nodes/check-calls.js";
 import { normalizeToolCalls } from "../../nodes/tool-calls.js";
 import { ADVISORY_TAG } from "../../nodes/tools.js";
@@ -136,7 +136,7 @@ export function threadedGraph(deps: GraphDeps = {}) {
 /** A run's result: the nodes in the order they ran, and the final state. */
 export interface TurnResult {
   nodes: string[];
-  state: GuardedGraphState;
+  state: GuardedState;
 }
 
 /** Run one user turn with the graph's own recursion limit, recording which nodes ran. */
@@ -146,7 +146,7 @@ export async function runTurn(
   options: { context?: Record<string, unknown>; thread?: string; recursionLimit?: number } = {},
 ): Promise<TurnResult> {
   const nodes: string[] = [];
-  let state: GuardedGraphState | undefined;
+  let state: GuardedState | undefined;
   const stream = await graph.stream(userTurn(content), {
     // The context type marks every knob required; the graph fills defaults itself.
     context: (options.context ?? {}) as never,
@@ -156,7 +156,7 @@ export async function runTurn(
   });
   for await (const [mode, chunk] of stream) {
     if (mode === "updates") nodes.push(...Object.keys(chunk as object));
-    else state = chunk as GuardedGraphState;
+    else state = chunk as GuardedState;
   }
   if (!state) throw new Error("The run produced no state.");
   return { nodes, state };

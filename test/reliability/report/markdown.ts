@@ -151,6 +151,15 @@ function injectionBlock(run: ReliabilityRun): string {
   );
 }
 
+/** A figure the template names inline as {{figure:section/scenario/name}}, or why the run has none. */
+function inlineFigure(run: ReliabilityRun, path: string): string {
+  const [section, scenario, name] = path.split("/");
+  // A scenario may record its figures in several parts (one per test): the latest that has the name wins.
+  const value = run.figures.filter((f) => f.section === section && f.scenario === scenario && name && name in f.figures).at(-1)?.figures[name!];
+  if (value === undefined) return `(${path}: not measured in this run)`;
+  return Array.isArray(value) ? value.map(n).join(", ") : n(value);
+}
+
 /** The whole page: the template with every placeholder filled from the run. */
 export function reliabilityMarkdown(template: string, run: ReliabilityRun): string {
   const blocks: Record<string, string> = {
@@ -162,5 +171,7 @@ export function reliabilityMarkdown(template: string, run: ReliabilityRun): stri
     cluster: clusterBlock(run),
     injection: injectionBlock(run),
   };
-  return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) => blocks[name] ?? match);
+  return template
+    .replace(/\{\{figure:([\w/-]+)\}\}/g, (_match, path: string) => inlineFigure(run, path))
+    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => blocks[name] ?? match);
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createBreaker, MAX_SESSION_ID_LENGTH, type BreakerStore } from "../../../breaker/index.js";
+import { reportFigures } from "./figures.js";
 import { hostileString, hostileValue, namedHostileValues } from "./hostile-values.js";
 import { expectBreakerError, expectVerdict, settle } from "./verdict-shape.js";
 
@@ -27,6 +28,15 @@ const freshSession = (label: string): string => `hostile-${label}-${process.pid}
  * caller gets wrong is a typed BreakerError with a sentence to act on.
  */
 export function hostileBreakerSuite(label: string, options: HostileSuiteOptions): void {
+  // Figures for docs/RELIABILITY.md section 1, under the store's name ("memorystore", "standalone-redis").
+  const scenario = label.toLowerCase().replace(/\W+/g, "-");
+  const report = (figures: Record<string, number>) =>
+    reportFigures({ section: "hostile", scenario, figures }, `hostile input on ${label}: ${JSON.stringify(figures)}`);
+  const sessionRuns = Math.max(10, Math.floor(options.numRuns / 4));
+  const named = namedHostileValues();
+  /** The longest stored argument text: the cap, plus the mark that says it was cut. */
+  const storedArgsMax = 2_049;
+
   describe(`the breaker on ${label} with hostile input`, () => {
     it("returns a verdict for arbitrary arguments and records arbitrary outputs and errors", async () => {
       const breaker = createBreaker({ store: options.store() });
@@ -45,9 +55,10 @@ export function hostileBreakerSuite(label: string, options: HostileSuiteOptions)
         }),
         { numRuns: options.numRuns },
       );
+      report({ runs: options.numRuns, named: named.length, storedArgsMax });
     });
 
-    it.each(namedHostileValues())("survives %s as arguments, output and error", async (_name, value) => {
+    it.each(named)("survives %s as arguments, output and error", async (_name, value) => {
       const breaker = createBreaker({ store: options.store() });
       const sessionId = freshSession(label);
       for (const [i, outcome] of [{ output: value }, { error: value ?? "failed" }].entries()) {
@@ -59,7 +70,7 @@ export function hostileBreakerSuite(label: string, options: HostileSuiteOptions)
       expect(snapshot.totalCalls).toBe(2);
       expect(snapshot.window.map((c) => c.outcome?.kind)).toEqual([expect.stringMatching(/^(ok|empty)$/), "error"]);
       // Stored arguments are capped (the hash covers the whole value).
-      expect(snapshot.window.every((c) => c.args.length <= 2_049)).toBe(true);
+      expect(snapshot.window.every((c) => c.args.length <= storedArgsMax)).toBe(true);
       await breaker.reset(sessionId);
     });
 
@@ -82,8 +93,9 @@ export function hostileBreakerSuite(label: string, options: HostileSuiteOptions)
           expect((await breaker.inspect(sessionId)).totalCalls).toBe(calls.length);
           await breaker.reset(sessionId);
         }),
-        { numRuns: Math.max(10, Math.floor(options.numRuns / 4)) },
+        { numRuns: sessionRuns },
       );
+      report({ sessionRuns });
     });
 
     it("answers arbitrary call fields with a verdict or a typed INVALID_CALL error", async () => {
@@ -121,8 +133,9 @@ export function hostileBreakerSuite(label: string, options: HostileSuiteOptions)
             if (!result.ok) expectBreakerError(result.error, "INVALID_SESSION_ID");
           }
         }),
-        { numRuns: Math.max(10, Math.floor(options.numRuns / 4)) },
+        { numRuns: sessionRuns },
       );
+      report({ badSessionIdChars: MAX_SESSION_ID_LENGTH + 1 });
     });
 
     it("refuses a missing outcome or call id in complete() with INVALID_CALL", async () => {
@@ -149,6 +162,7 @@ export function hostileBreakerSuite(label: string, options: HostileSuiteOptions)
         const { usage } = await breaker.inspect(sessionId);
         expect({ model, costMicros: usage.costMicros, states }).toEqual({ model, costMicros: 36_000, states: ["HALF_OPEN", "OPEN"] });
         await breaker.reset(sessionId);
+        if (model === "unknown-model") report({ objectMemberCostMicros: usage.costMicros });
       }
     });
   });

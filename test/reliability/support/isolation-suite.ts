@@ -4,6 +4,7 @@ import { createBreaker, type Breaker, type BreakerStore, type SessionSnapshot } 
 import { sessionKeys } from "../../../breaker/stores/redis-keys.js";
 import { hashText } from "../../../breaker/canonical.js";
 import { hostileString } from "./hostile-values.js";
+import { reportFigures } from "./figures.js";
 
 /** Session ids chosen to break key schemes: braces, globs, separators, newlines, 10 KB, lone surrogates. */
 export function adversarialIds(victim: string, prefix: string): string[] {
@@ -59,6 +60,10 @@ export function isolationTests(label: string, setup: () => { store: BreakerStore
     const victim = `victim-${label}`;
     const before = stable(await buildVictim(breaker, victim));
     const ids = adversarialIds(victim, prefix);
+    reportFigures(
+      { section: "isolation", scenario: label.toLowerCase().replace(/\W+/g, "-"), figures: { adversarial: ids.length, sessions: ids.length + 1 } },
+      `isolation on ${label}: ${ids.length} adversarial sessions next to the victim`,
+    );
     for (const id of ids) await exercise(breaker, id, false);
     expect(stable(await breaker.inspect(victim))).toEqual(before);
     const listed = await store.sessions();
@@ -81,5 +86,6 @@ export function isolationTests(label: string, setup: () => { store: BreakerStore
       }),
       { numRuns },
     );
+    reportFigures({ section: "isolation", scenario: label.toLowerCase().replace(/\W+/g, "-"), figures: { pairRuns: numRuns } }, `isolation on ${label}: ${numRuns} pairs of ids`);
   });
 }

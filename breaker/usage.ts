@@ -1,5 +1,5 @@
-import type { TokenUsage } from "../types.js";
-import { asCount, asRecord, asString } from "./fields.js";
+import { asCount, asRecord, asString } from "./evaluator/fields.js";
+import type { TokenUsage } from "./types.js";
 
 // Token counts under the names OpenAI, LangChain and others use.
 function counts(source: Record<string, unknown> | undefined): { input: number; output: number } | undefined {
@@ -11,7 +11,8 @@ function counts(source: Record<string, unknown> | undefined): { input: number; o
 }
 
 /**
- * Token usage a model message reports: LangChain `usage_metadata`, OpenAI
+ * Token usage a model message reports, read the same way at runtime (the
+ * graph, the middleware) and offline (the evaluator): LangChain `usage_metadata`, OpenAI
  * `usage`, or `response_metadata` (`tokenUsage`, `usage`, `token_usage`); the
  * model name from `response_metadata.model_name` / `model`.
  */

@@ -1,7 +1,11 @@
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
 import type { Verdict } from "../breaker/index.js";
 
-/** The graph state: the conversation plus what Studio needs to show why a run stopped. */
+/**
+ * The graph state, declared once: the conversation plus what Studio needs to
+ * show why a run stopped. It sits with the nodes, which read and write it;
+ * the graph is built on it (graphs/graph.ts).
+ */
 export const GuardedStateAnnotation = Annotation.Root({
   ...MessagesAnnotation.spec,
   /** The breaker session this thread's calls are counted in. */
@@ -18,5 +22,5 @@ export const GuardedStateAnnotation = Annotation.Root({
   outOfSteps: Annotation<boolean>({ reducer: (_prev, next) => next, default: () => false }),
 });
 
-/** The state's value type. */
-export type GuardedGraphState = typeof GuardedStateAnnotation.State;
+/** The state's value type: what every node reads. */
+export type GuardedState = typeof GuardedStateAnnotation.State;
