@@ -1,6 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import { defaultModelName } from "../nodes/model/load-chat-model.js";
+import { ON_TRIP_CHOICES, type OnTrip } from "../nodes/route.js";
 import { LIMIT_KNOBS, type LimitKnob } from "./limit-knobs.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
 
@@ -18,6 +19,8 @@ export const ContextAnnotation = Annotation.Root({
   systemPrompt: Annotation<string>,
   /** Breaker session shared by several threads; accepted only when the operator sets BREAKER_CALLER_SESSIONS=true. */
   sessionId: Annotation<string>,
+  /** What a trip does: "end" (default) answers and ends the run; "ask" pauses it with interrupt() for a person to stop or continue. */
+  onTrip: Annotation<OnTrip>,
   /** Identical calls allowed per run while they bring nothing new; the next one opens the circuit. At most the deployment's. */
   maxIdenticalCalls: Annotation<number | undefined>,
   /** How many calls before a limit the model is warned (HALF_OPEN). Moves warnings only. */
@@ -38,10 +41,12 @@ export interface AgentContext extends Record<LimitKnob, number | undefined> {
   systemPrompt: string;
   /** The caller's session name, "" when none (the thread is the session). */
   sessionId: string;
+  /** What a trip does: end the run, or ask a person (interrupt). */
+  onTrip: OnTrip;
 }
 
 /** Every field a run's context may carry. */
-export const CONTEXT_FIELDS: readonly (keyof AgentContext)[] = ["model", "systemPrompt", "sessionId", ...LIMIT_KNOBS];
+export const CONTEXT_FIELDS: readonly (keyof AgentContext)[] = ["model", "systemPrompt", "sessionId", "onTrip", ...LIMIT_KNOBS];
 
 /** Why a context was refused. */
 export type InvalidContextCode =
@@ -86,6 +91,10 @@ export const AgentContextSchema = z.object({
   model: text(),
   systemPrompt: text(),
   sessionId: text(),
+  onTrip: z.preprocess(
+    blankToUndefined,
+    z.enum(ON_TRIP_CHOICES, { error: `must be one of ${ON_TRIP_CHOICES.map((c) => `"${c}"`).join(", ")}` }).optional(),
+  ),
   maxIdenticalCalls: wholeNumber(1),
   halfOpenMargin: wholeNumber(0),
   windowSeconds: wholeNumber(1),
@@ -133,6 +142,7 @@ export function parseContext(raw: unknown, env: NodeJS.ProcessEnv = process.env)
     model: c.model ?? defaultModelName(env),
     systemPrompt: c.systemPrompt ?? SYSTEM_PROMPT,
     sessionId: c.sessionId ?? "",
+    onTrip: c.onTrip ?? "end",
     maxIdenticalCalls: c.maxIdenticalCalls,
     halfOpenMargin: c.halfOpenMargin,
     windowSeconds: c.windowSeconds,

@@ -1,6 +1,7 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { createAgentNode } from "../nodes/agent.js";
 import { createCircuitFallbackNode } from "../nodes/circuit-fallback.js";
+import { createCircuitReviewNode } from "../nodes/circuit-review.js";
 import { route } from "../nodes/route.js";
 import { recursionLimitFor } from "../nodes/step-budget.js";
 import { createToolsNode } from "../nodes/tools.js";
@@ -40,7 +41,8 @@ function refusingBadContext<G extends object>(graph: G, check: (context: unknown
 
 /**
  * Build the guarded agent: agent (model, then the breaker's verdicts) ->
- * tools | circuit_fallback | END. Every dependency can be injected, for tests
+ * tools | circuit_fallback | END, or circuit_review (a person decides) on a
+ * trip when the run's context says `onTrip: "ask"`. Every dependency can be injected, for tests
  * and forks. The compiled graph carries a recursion limit derived from the
  * policy's run limit, so the breaker, not a GraphRecursionError, ends a
  * runaway turn; a run given a lower limit still ends through circuit_fallback.
@@ -53,8 +55,9 @@ export function buildGraph(deps: GraphDeps = {}) {
     .addNode("agent", createAgentNode(runs.resolve))
     .addNode("tools", createToolsNode(runs.resolve))
     .addNode("circuit_fallback", createCircuitFallbackNode(runs.resolve))
+    .addNode("circuit_review", createCircuitReviewNode(runs.resolve), { ends: ["agent", "circuit_fallback"] })
     .addEdge(START, "agent")
-    .addConditionalEdges("agent", route, ["tools", "circuit_fallback", END])
+    .addConditionalEdges("agent", (state, config) => route(state, runs.onTrip(config)), ["tools", "circuit_fallback", "circuit_review", END])
     .addEdge("tools", "agent")
     .addEdge("circuit_fallback", END)
     .compile({ checkpointer: deps.checkpointer })

@@ -76,10 +76,10 @@ function unrunReplies(calls: readonly PendingCall[], verdicts: readonly (Verdict
   );
 }
 
-/** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. */
-export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[]): ToolMessage[] {
+/** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. `next` tells the model what now. */
+export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[], next?: string): ToolMessage[] {
   const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
-  return unrunReplies(calls, verdicts, (call, i) => circuitFrame(call, verdicts[i]!, trip));
+  return unrunReplies(calls, verdicts, (call, i) => circuitFrame(call, verdicts[i]!, trip, next));
 }
 
 /** The error code of a call left unrun because the run's graph steps ran out. */

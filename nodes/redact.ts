@@ -35,7 +35,12 @@ export interface Redactor {
   text(value: string): string;
   /** The error with its message and stack masked, or the error itself when it holds no secret. */
   error(error: unknown): unknown;
+  /** A JSON-like value (tool arguments) with every string in it masked; keys are kept. */
+  value(value: unknown): unknown;
 }
+
+// Past this depth a value is masked as one JSON text: model-made arguments can nest without bound.
+const MAX_VALUE_DEPTH = 32;
 
 /** The secrets an environment holds: values of *_KEY / *_TOKEN / *_SECRET / *PASSWORD variables, and URL passwords. */
 export function secretsOf(env: NodeJS.ProcessEnv): string[] {
@@ -82,5 +87,12 @@ export function createRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
     if (status !== undefined) Object.assign(redacted, { status });
     return redacted;
   };
-  return { text, error };
+  const value = (input: unknown, depth = 0): unknown => {
+    if (typeof input === "string") return text(input);
+    if (input === null || typeof input !== "object") return input;
+    if (depth >= MAX_VALUE_DEPTH) return text(JSON.stringify(input) ?? "");
+    if (Array.isArray(input)) return input.map((item) => value(item, depth + 1));
+    return Object.fromEntries(Object.entries(input).map(([key, item]) => [key, value(item, depth + 1)]));
+  };
+  return { text, error, value: (input) => value(input) };
 }

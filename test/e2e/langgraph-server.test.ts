@@ -60,17 +60,20 @@ describe("the guarded agent on the LangGraph dev server", () => {
     expect(found[0]?.graph_id).toBe(GRAPH_ID);
   });
 
-  it("draws agent, tools and circuit_fallback with the router's conditional edges", async () => {
+  it("draws agent, tools, circuit_fallback and circuit_review with the router's conditional edges", async () => {
     const drawn = await client.assistants.getGraph(GRAPH_ID);
     const edges = drawn.edges.map((e) => `${e.source}->${e.target}${e.conditional ? " (conditional)" : ""}`);
 
-    expect(drawn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["agent", "tools", "circuit_fallback"]));
+    expect(drawn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["agent", "tools", "circuit_fallback", "circuit_review"]));
     expect(edges.sort()).toEqual(
       [
         "__start__->agent",
         "agent->tools (conditional)",
         "agent->circuit_fallback (conditional)",
         "agent->__end__ (conditional)",
+        "agent->circuit_review (conditional)",
+        "circuit_review->agent (conditional)",
+        "circuit_review->circuit_fallback (conditional)",
         "tools->agent",
         "circuit_fallback->__end__",
       ].sort(),
@@ -87,7 +90,7 @@ describe("the guarded agent on the LangGraph dev server", () => {
     for (const knob of ["maxIdenticalCalls", "halfOpenMargin", "windowSeconds", "maxCallsPerWindow", "maxCallsPerRun", "openSeconds"]) {
       expect(context[knob]?.type, knob).toBe("number");
     }
-    expect(Object.keys(context)).toEqual(expect.arrayContaining(["model", "systemPrompt", "sessionId"]));
+    expect(Object.keys(context)).toEqual(expect.arrayContaining(["model", "systemPrompt", "sessionId", "onTrip"]));
     // Annotation.Root has no runtime JSON schema, so the server parses the TypeScript source on first call.
   }, 90_000);
 
