@@ -10,6 +10,7 @@ import { ContextAnnotation } from "./context.js";
 import { logStoreEvents } from "./outage-log.js";
 import { createRunResolver, type GraphDeps } from "./run-resolver.js";
 import { GuardedStateAnnotation } from "./state.js";
+import { serverStore } from "./store-from-env.js";
 
 export type { GraphDeps } from "./run-resolver.js";
 
@@ -65,6 +66,6 @@ export function buildGraph(deps: GraphDeps = {}) {
   return refusingBadContext(compiled, runs.checkContext);
 }
 
-/** The graph the LangGraph server and Studio load (see langgraph.json). */
-export const graph = buildGraph();
+/** The graph the LangGraph server and Studio load (see langgraph.json), over the store the server's ops routes read. */
+export const graph = buildGraph({ store: serverStore() });
 graph.name = "Guarded agent";
