@@ -50,7 +50,8 @@ export function createOpsApp({ token, store, metrics }: OpsAppOptions): Hono {
     "/breaker/sessions/:id",
     withSession(async (c, sessionId) => {
       const snapshot = await store.snapshot(sessionId);
-      if (!snapshot) return problem(c, 404, "SESSION_NOT_FOUND", "No such session: unknown, reset, or expired.");
+      // Not found is what a reset leaves: the session's next call starts CLOSED, from nothing.
+      if (!snapshot) return c.json({ error: "SESSION_NOT_FOUND", state: "CLOSED", message: "No such session (unknown, reset, or expired): its next call starts CLOSED." }, 404);
       return c.json(snapshot);
     }),
   );

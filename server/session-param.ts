@@ -3,6 +3,9 @@ import { MAX_SESSION_ID_LENGTH } from "../breaker/index.js";
 /** Longest session id a route accepts; the graph's own ids (`thread:<uuid>`) are far shorter. */
 export const MAX_ROUTE_SESSION_ID_LENGTH = Math.min(1_024, MAX_SESSION_ID_LENGTH);
 
+// Half of a UTF-16 pair without its other half: no text, and no store key, should hold one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A session id from a URL, or why it was refused. */
 export type SessionParam = { ok: true; sessionId: string } | { ok: false; message: string };
 
@@ -20,6 +23,6 @@ export function parseSessionParam(raw: string | undefined): SessionParam {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(sessionId)) {
     return { ok: false, message: "The session id holds control characters." };
   }
-  if (sessionId.isWellFormed && !sessionId.isWellFormed()) return { ok: false, message: "The session id is not well-formed Unicode." };
+  if (LONE_SURROGATE.test(sessionId)) return { ok: false, message: "The session id is not well-formed Unicode." };
   return { ok: true, sessionId };
 }

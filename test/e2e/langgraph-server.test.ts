@@ -53,6 +53,13 @@ function toolReplyIds(messages: Message[]): string[] {
 const tripOf = (state: AgentState): Verdict | undefined => state.verdicts.find((v) => !v.allowed);
 
 describe("the guarded agent on the LangGraph dev server", () => {
+  it("keeps the ops routes off (404) when the operator set no BREAKER_ADMIN_TOKEN", async () => {
+    for (const [method, path] of [["GET", "/metrics"], ["GET", "/breaker/sessions/thread%3Ax"], ["POST", "/breaker/sessions/thread%3Ax/reset"]] as const) {
+      const response = await fetch(`${server!.url}${path}`, { method, headers: { Authorization: "Bearer any-token-at-all-0123" } });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
   it("publishes the graph as an assistant", async () => {
     const found = await client.assistants.search({ graphId: GRAPH_ID });
 
