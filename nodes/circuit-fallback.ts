@@ -5,6 +5,7 @@ import { checkCalls } from "./check-calls.js";
 import { circuitFrame, decisiveFinding } from "./circuit-frame.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
 import { lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
+import { traceTrip } from "./trip-trace.js";
 import { emitVerdicts } from "./verdict-event.js";
 
 const MAX_RESULTS_SHOWN = 5;
@@ -131,7 +132,10 @@ export function createCircuitFallbackNode(resolve: ResolveRun) {
     const found = partialResults(state.messages);
     const replies = trip ? refusalReplies(calls, verdicts) : stepLimitReplies(calls, verdicts, config.recursionLimit);
     const answer = new AIMessage({ content: trip ? fallbackAnswer(trip, found) : stepLimitAnswer(config.recursionLimit, found) });
-    emitVerdicts(config, state.sessionId || run?.sessionId || "", verdicts, true);
+    const sessionId = state.sessionId || run?.sessionId || "";
+    emitVerdicts(config, sessionId, verdicts, true);
+    // Tripped runs can be found in LangSmith by this child's tag and metadata.
+    if (trip) await traceTrip(sessionId, trip, "end", config);
     return { messages: [...replies, answer], halted: true, ...(known ? {} : { verdicts }) };
   };
 }

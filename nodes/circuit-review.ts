@@ -8,6 +8,7 @@ import { circuitOpenRequest, type CircuitOpenRequest } from "./circuit-open-requ
 import { isRefused, parseReviewDecision, type ReviewDecision } from "./review-decision.js";
 import type { GuardedState, ResolveRun } from "./run-settings.js";
 import { lastAIMessage, pendingCalls, verdictsFor } from "./tool-calls.js";
+import { traceTrip } from "./trip-trace.js";
 
 /** What a refused call's reply tells the model when a person lets the run go on. */
 export const PERSON_CONTINUED = "A person reviewed this stop and let the task go on: read their message next, and change your approach rather than repeat these calls.";
@@ -46,21 +47,24 @@ function askPerson(request: CircuitOpenRequest): ReviewDecision {
  * circuit_fallback, as without a person; `{ action: "continue", hint }`
  * answers every pending call (none ran) and hands the model the person's
  * message, in a fresh run window. Everything before the interrupt reads the
- * state only: LangGraph runs the node again on resume.
+ * state only (and traces the trip): LangGraph runs the node again on resume.
  */
 export function createCircuitReviewNode(resolve: ResolveRun) {
-  return function circuitReview(state: GuardedState, config: LangGraphRunnableConfig): Command {
+  return async function circuitReview(state: GuardedState, config: LangGraphRunnableConfig): Promise<Command> {
     const message = lastAIMessage(state.messages);
     const verdicts = message && verdictsFor(message, state.verdicts);
     const trip = verdicts?.find((v) => !v.allowed);
     if (!message || !verdicts || !trip) return new Command({ goto: "circuit_fallback" });
     const calls = pendingCalls(message);
-    const { sessionId, redact } = resolve(state, config);
-    const decision = askPerson(circuitOpenRequest(state.sessionId || sessionId, calls, verdicts, redact));
+    const run = resolve(state, config);
+    const sessionId = state.sessionId || run.sessionId;
+    // Traced on every pass, the one before the pause and the one a resume makes: each run's trace shows the trip.
+    await traceTrip(sessionId, trip, "ask", config);
+    const decision = askPerson(circuitOpenRequest(sessionId, calls, verdicts, run.redact));
     if (decision.action === "stop") return new Command({ goto: "circuit_fallback" });
     return new Command({
       goto: "agent",
-      update: { messages: [...refusalReplies(calls, verdicts, PERSON_CONTINUED), continueMessage(trip, redact.text(decision.hint))] },
+      update: { messages: [...refusalReplies(calls, verdicts, PERSON_CONTINUED), continueMessage(trip, run.redact.text(decision.hint))] },
     });
   };
 }
