@@ -1,3 +1,5 @@
+import { safeJson } from "../breaker/index.js";
+
 /** Shorter values are not treated as secrets: replacing them would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -39,7 +41,7 @@ export interface Redactor {
   value(value: unknown): unknown;
 }
 
-// Past this depth a value is masked as one JSON text: model-made arguments can nest without bound.
+// Past this depth a value is masked as one JSON text (safeJson: a cycle or a stack overflow is a marker, not a throw).
 const MAX_VALUE_DEPTH = 32;
 
 /** The secrets an environment holds: values of *_KEY / *_TOKEN / *_SECRET / *PASSWORD variables, and URL passwords. */
@@ -90,7 +92,7 @@ export function createRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
   const value = (input: unknown, depth = 0): unknown => {
     if (typeof input === "string") return text(input);
     if (input === null || typeof input !== "object") return input;
-    if (depth >= MAX_VALUE_DEPTH) return text(JSON.stringify(input) ?? "");
+    if (depth >= MAX_VALUE_DEPTH) return text(safeJson(input));
     if (Array.isArray(input)) return input.map((item) => value(item, depth + 1));
     return Object.fromEntries(Object.entries(input).map(([key, item]) => [key, value(item, depth + 1)]));
   };
