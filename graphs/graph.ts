@@ -43,8 +43,8 @@ function refusingBadContext<G extends object>(graph: G, check: (context: unknown
 /**
  * Build the guarded agent: agent (model, then the breaker's verdicts) ->
  * tools | circuit_fallback | END, or circuit_review (a person decides) on a
- * trip when the run's context says `onTrip: "ask"`. Every dependency can be injected, for tests
- * and forks. The compiled graph carries a recursion limit derived from the
+ * trip when the run's context says `onTrip: "ask"`. Every dependency can be
+ * injected, for tests and forks. The compiled graph carries a recursion limit derived from the
  * policy's run limit, so the breaker, not a GraphRecursionError, ends a
  * runaway turn; a run given a lower limit still ends through circuit_fallback.
  */

@@ -160,7 +160,6 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
       runId: currentRunId(state.messages),
       breaker: breakerFor(ctx),
       systemPrompt: ctx.systemPrompt,
-      onTrip: ctx.onTrip,
       get model() {
         return modelFor(ctx.model);
       },

@@ -5,7 +5,6 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Breaker, Verdict } from "../breaker/index.js";
 import type { Redactor } from "./redact.js";
-import type { OnTrip } from "./route.js";
 
 /** The slice of graph state the nodes read and write. */
 export interface GuardedState {
@@ -30,8 +29,6 @@ export interface RunSettings {
   runId: string;
   breaker: Breaker;
   systemPrompt: string;
-  /** What a trip does: end the run, or ask a person. */
-  onTrip: OnTrip;
   /** The chat model with the tools bound. */
   model: Runnable<BaseLanguageModelInput, AIMessageChunk>;
   tools: ReadonlyMap<string, StructuredToolInterface>;
