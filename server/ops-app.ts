@@ -13,22 +13,27 @@ export interface OpsAppOptions {
   store: BreakerStore;
   /** Where GET /metrics reads from. */
   metrics: PrometheusMetrics;
+  /** Where a failed route writes its error (mask secrets before it reaches a log); default console.warn. */
+  log?: (line: string) => void;
 }
 
 type Handler = (c: Context) => Promise<Response>;
 
 const problem = (c: Context, status: 400 | 401 | 404 | 503, error: string, message: string) => c.json({ error, message }, status);
 
+const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /**
  * The breaker's ops routes for the LangGraph server (`http.app` in
  * langgraph.json): GET /breaker/sessions/:id (the session's circuit, recent
  * calls and findings, as `npm run breaker -- inspect --json` prints them),
  * POST /breaker/sessions/:id/reset, and GET /metrics (Prometheus text).
- * Each answers 401 without `Authorization: Bearer <token>`. No token, no
- * routes: the app registers no middleware either, since the server mounts it
- * in front of its own routes.
+ * Each answers 401 without `Authorization: Bearer <token>`, and 503 when the
+ * store fails (a fail-closed Redis that is down), the error going to `log`.
+ * No token, no routes: the app registers no middleware either, since the
+ * server mounts it in front of its own routes.
  */
-export function createOpsApp({ token, store, metrics }: OpsAppOptions): Hono {
+export function createOpsApp({ token, store, metrics, log = (line) => console.warn(line) }: OpsAppOptions): Hono {
   const app = new Hono();
   if (!token) return app;
 
@@ -37,7 +42,12 @@ export function createOpsApp({ token, store, metrics }: OpsAppOptions): Hono {
       c.header("WWW-Authenticate", 'Bearer realm="breaker-ops"');
       return problem(c, 401, "UNAUTHORIZED", "Send Authorization: Bearer <BREAKER_ADMIN_TOKEN>.");
     }
-    return handler(c);
+    try {
+      return await handler(c);
+    } catch (error) {
+      log(`[guarded-agent] ${c.req.method} ${c.req.path} failed: ${failure(error)}`);
+      return problem(c, 503, "STORE_UNAVAILABLE", "The breaker's store did not answer; the server log has the error.");
+    }
   };
   const withSession = (handler: (c: Context, sessionId: string) => Promise<Response>): Handler =>
     guarded(async (c) => {

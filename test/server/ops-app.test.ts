@@ -1,6 +1,6 @@
 import { metrics } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBreaker, MemoryStore, type SessionSnapshot } from "../../breaker/index.js";
+import { createBreaker, MemoryStore, RedisStore, type SessionSnapshot } from "../../breaker/index.js";
 import { ADMIN_TOKEN_VAR, adminTokenFromEnv, AdminTokenError } from "../../server/admin-token.js";
 import { bearerMatches } from "../../server/bearer-auth.js";
 import { createOpsApp } from "../../server/ops-app.js";
@@ -77,6 +77,23 @@ describe("the ops app", () => {
     expect(await after.json()).toMatchObject({ error: "SESSION_NOT_FOUND" });
     const [verdict] = await breaker.checkBatch(sessionId, [{ id: "c9", name: "query_database", args: { sql: "SELECT 1" } }]);
     expect(verdict).toMatchObject({ state: "CLOSED", allowed: true });
+  });
+
+  it("answers 503 when the store fails (a fail-closed Redis nobody listens on), and logs why", async () => {
+    const store = new RedisStore({ url: "redis://127.0.0.1:1", failMode: "closed", connectTimeoutMs: 50, commandTimeoutMs: 100 });
+    const lines: string[] = [];
+    const app = createOpsApp({ token: TOKEN, store, metrics: prometheus, log: (line) => lines.push(line) });
+    try {
+      for (const [method, suffix] of [["GET", ""], ["POST", "/reset"]] as const) {
+        const response = await app.request(path("thread:down", suffix), { method, headers: auth });
+        expect(response.status).toBe(503);
+        expect(await response.json()).toMatchObject({ error: "STORE_UNAVAILABLE" });
+      }
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^\[guarded-agent\] GET \/breaker\/sessions\/thread%3Adown failed: .+/);
+    } finally {
+      await store.close();
+    }
   });
 
   it("takes session ids with reserved characters when they are percent-encoded", async () => {
