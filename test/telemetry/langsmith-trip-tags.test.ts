@@ -110,4 +110,18 @@ describe("LangSmith traces of tripped runs", () => {
     expect(trip[0]!.parent_run_id).toBeDefined();
     expect(tagged(await traceOf(clean))).toEqual([]);
   });
+
+  it.each(["continue", "error"] as const)('the middleware with exitBehavior "%s": the trace says what the trip did', async (exitBehavior) => {
+    const agent = testAgent({ model: scriptedModel("loop"), breaker: { exitBehavior } });
+    const runId = randomUUID();
+    await agent
+      .invoke({ messages: [{ role: "user", content: "How many invoices are overdue?" }] }, { runId, configurable: { thread_id: `mw-${exitBehavior}` } })
+      .catch((error: unknown) => {
+        if (exitBehavior !== "error") throw error;
+      });
+
+    const actions = tagged(await traceOf(runId)).map((r) => String(r.extra?.metadata?.circuit_action)).sort();
+    // "continue" gives the model one more turn; the looping model asks again and the run ends.
+    expect(actions).toEqual(exitBehavior === "continue" ? ["continue", "end"] : ["error"]);
+  });
 });
