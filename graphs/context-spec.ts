@@ -1,5 +1,6 @@
 import { defaultModelName } from "../nodes/model/load-chat-model.js";
-import { limitField, textField } from "./context-field.js";
+import { ON_TRIP_CHOICES } from "../nodes/route.js";
+import { choiceField, limitField, textField } from "./context-field.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
 
 /**
@@ -27,6 +28,8 @@ export const CONTEXT_SPEC = {
     runMaySet:
       "a name, only when the operator sets `BREAKER_CALLER_SESSIONS=true`; it becomes `caller:<user>:<name>`, so it reaches neither a thread's session nor another user's",
   }),
+  /** What a trip does: "end" (default) answers and ends the run; "ask" pauses it with interrupt() for a person to stop or continue. */
+  onTrip: choiceField([...ON_TRIP_CHOICES], { fill: () => "end", whenEmpty: "`end`" }),
   /** Identical calls allowed per run while they bring nothing new; the next one opens the circuit. At most the deployment's. */
   maxIdenticalCalls: limitField({
     min: 1,

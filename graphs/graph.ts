@@ -1,6 +1,7 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { createAgentNode } from "../nodes/agent.js";
 import { createCircuitFallbackNode } from "../nodes/circuit-fallback.js";
+import { createCircuitReviewNode } from "../nodes/circuit-review.js";
 import { route } from "../nodes/route.js";
 import { GuardedStateAnnotation } from "../nodes/state.js";
 import { recursionLimitFor } from "../nodes/step-budget.js";
@@ -9,6 +10,7 @@ import { EXAMPLE_TOOLS } from "../tools/index.js";
 import { ContextAnnotation } from "./context.js";
 import { logStoreEvents } from "./outage-log.js";
 import { createRunResolver, type GraphDeps } from "./run-resolver.js";
+import { serverStore } from "./store-from-env.js";
 
 export type { GraphDeps } from "./run-resolver.js";
 
@@ -40,8 +42,9 @@ function refusingBadContext<G extends object>(graph: G, check: (context: unknown
 
 /**
  * Build the guarded agent: agent (model, then the breaker's verdicts) ->
- * tools | circuit_fallback | END. Every dependency can be injected, for tests
- * and forks. The compiled graph carries a recursion limit derived from the
+ * tools | circuit_fallback | END, or circuit_review (a person decides) on a
+ * trip when the run's context says `onTrip: "ask"`. Every dependency can be
+ * injected, for tests and forks. The compiled graph carries a recursion limit derived from the
  * policy's run limit, so the breaker, not a GraphRecursionError, ends a
  * runaway turn; a run given a lower limit still ends through circuit_fallback.
  */
@@ -53,8 +56,9 @@ export function buildGraph(deps: GraphDeps = {}) {
     .addNode("agent", createAgentNode(runs.resolve))
     .addNode("tools", createToolsNode(runs.resolve))
     .addNode("circuit_fallback", createCircuitFallbackNode(runs.resolve))
+    .addNode("circuit_review", createCircuitReviewNode(runs.resolve), { ends: ["agent", "circuit_fallback"] })
     .addEdge(START, "agent")
-    .addConditionalEdges("agent", route, ["tools", "circuit_fallback", END])
+    .addConditionalEdges("agent", (state, config) => route(state, runs.onTrip(config)), ["tools", "circuit_fallback", "circuit_review", END])
     .addEdge("tools", "agent")
     .addEdge("circuit_fallback", END)
     .compile({ checkpointer: deps.checkpointer })
@@ -62,6 +66,6 @@ export function buildGraph(deps: GraphDeps = {}) {
   return refusingBadContext(compiled, runs.checkContext);
 }
 
-/** The graph the LangGraph server and Studio load (see langgraph.json). */
-export const graph = buildGraph();
+/** The graph the LangGraph server and Studio load (see langgraph.json), over the store the server's ops routes read. */
+export const graph = buildGraph({ store: serverStore() });
 graph.name = "Guarded agent";

@@ -13,6 +13,7 @@ import {
 } from "../breaker/index.js";
 import { loadChatModel } from "../nodes/model/load-chat-model.js";
 import { createRedactor, type Redactor } from "../nodes/redact.js";
+import type { OnTrip } from "../nodes/route.js";
 import type { BoundModel, ResolveRun, RunSettings } from "../nodes/run-settings.js";
 import type { GuardedState } from "../nodes/state.js";
 import { currentRunId } from "../nodes/tool-calls.js";
@@ -50,6 +51,8 @@ export interface RunResolver {
   resolve: ResolveRun;
   /** Throws an InvalidContextError for a context the graph cannot run with. */
   checkContext(context: unknown): void;
+  /** What a trip does in this run (its context's `onTrip`), for the router. */
+  onTrip(config: LangGraphRunnableConfig): OnTrip;
   /** The deployment's policy (natures included): defaults and ceilings of every run. */
   policy: Policy;
   /** The store behind every breaker of the graph. */
@@ -176,7 +179,9 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     breakerFor(ctx);
   };
 
-  return { resolve, checkContext, policy: base.policy, store, redact };
+  const onTrip = (config: LangGraphRunnableConfig): OnTrip => contextOf(config.context).onTrip;
+
+  return { resolve, checkContext, onTrip, policy: base.policy, store, redact };
 }
 
 // A derived breaker shares the base's listeners; a base made elsewhere gets a plain breaker over its store.

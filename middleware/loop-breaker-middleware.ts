@@ -5,6 +5,7 @@ import { createMiddleware } from "langchain";
 import type { Breaker, ToolCallRequest as BreakerCall } from "../breaker/index.js";
 import { breakerRequests } from "../nodes/check-calls.js";
 import { fallbackAnswer, partialResults, refusalReplies } from "../nodes/circuit-fallback.js";
+import { traceTrip } from "../nodes/trip-trace.js";
 import { currentRunId, lastAIMessage, normalizeToolCalls, pendingCalls, toolCallIds, type PendingCall } from "../nodes/tool-calls.js";
 import { verdictEvent, type VerdictEvent } from "../nodes/verdict-event.js";
 import { LoopBreakerTrippedError } from "./errors.js";
@@ -79,7 +80,9 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
       if (calls.length === 0) return response;
       const sessionId = sessionOf(request.state, request.runtime);
       const verdicts = await breaker.checkBatch(sessionId, requestsFor([...history, response], calls));
-      if (settings.exitBehavior === "error" && verdicts.some((v) => !v.allowed)) {
+      const trip = verdicts.find((v) => !v.allowed);
+      if (settings.exitBehavior === "error" && trip) {
+        await traceTrip(sessionId, trip, "error");
         throw new LoopBreakerTrippedError(sessionId, verdicts);
       }
       return new Command({ update: { breakerVerdicts: verdicts } });
@@ -108,13 +111,18 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
         runtime.writer?.(verdictEvent(sessionId, verdicts, refused));
         if (!refused) return unseen.length > 0 ? { breakerVerdicts: verdicts } : undefined;
 
+        const trip = verdicts.find((v) => !v.allowed)!;
         // Reached only for calls the model-call check did not see; the message is in the thread already.
-        if (settings.exitBehavior === "error") throw new LoopBreakerTrippedError(sessionId, verdicts);
+        if (settings.exitBehavior === "error") {
+          await traceTrip(sessionId, trip, "error");
+          throw new LoopBreakerTrippedError(sessionId, verdicts);
+        }
         const replies = refusalReplies(calls, verdicts);
         if (settings.exitBehavior === "continue" && !state.breakerTripped) {
+          await traceTrip(sessionId, trip, "continue");
           return { messages: replies, breakerVerdicts: verdicts, breakerTripped: true, jumpTo: "model" as const };
         }
-        const trip = verdicts.find((v) => !v.allowed)!;
+        await traceTrip(sessionId, trip, "end");
         const answer = new AIMessage({ content: fallbackAnswer(trip, partialResults(state.messages), RAISE_LIMITS_IN_POLICY) });
         return { messages: [...replies, answer], breakerVerdicts: verdicts, breakerTripped: true, jumpTo: "end" as const };
       },

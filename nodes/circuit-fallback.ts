@@ -6,6 +6,7 @@ import { circuitFrame } from "./circuit-frame.js";
 import type { ResolveRun } from "./run-settings.js";
 import type { GuardedState } from "./state.js";
 import { lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
+import { traceTrip } from "./trip-trace.js";
 import { emitVerdicts } from "./verdict-event.js";
 
 const MAX_RESULTS_SHOWN = 5;
@@ -77,10 +78,10 @@ function unrunReplies(calls: readonly PendingCall[], verdicts: readonly (Verdict
   );
 }
 
-/** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. */
-export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[]): ToolMessage[] {
+/** A CIRCUIT_BREAKER_TRIPPED reply to every call of a refused batch; none of them ran. `next` tells the model what now. */
+export function refusalReplies(calls: readonly PendingCall[], verdicts: readonly Verdict[], next?: string): ToolMessage[] {
   const trip = verdicts.find((v) => !v.allowed) ?? verdicts[0]!;
-  return unrunReplies(calls, verdicts, (call, i) => circuitFrame(call, verdicts[i]!, trip));
+  return unrunReplies(calls, verdicts, (call, i) => circuitFrame(call, verdicts[i]!, trip, next));
 }
 
 /** The error code of a call left unrun because the run's graph steps ran out. */
@@ -132,7 +133,10 @@ export function createCircuitFallbackNode(resolve: ResolveRun) {
     const found = partialResults(state.messages);
     const replies = trip ? refusalReplies(calls, verdicts) : stepLimitReplies(calls, verdicts, config.recursionLimit);
     const answer = new AIMessage({ content: trip ? fallbackAnswer(trip, found) : stepLimitAnswer(config.recursionLimit, found) });
-    emitVerdicts(config, state.sessionId || run?.sessionId || "", verdicts, true);
+    const sessionId = state.sessionId || run?.sessionId || "";
+    emitVerdicts(config, sessionId, verdicts, true);
+    // Tripped runs can be found in LangSmith by this child's tag and metadata.
+    if (trip) await traceTrip(sessionId, trip, "end", config);
     return { messages: [...replies, answer], halted: true, ...(known ? {} : { verdicts }) };
   };
 }

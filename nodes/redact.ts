@@ -1,4 +1,4 @@
-import { MASK, maskSecrets, urlSecrets } from "../breaker/index.js";
+import { MASK, maskSecrets, safeJson, urlSecrets } from "../breaker/index.js";
 
 /** Shorter values are not treated as secrets: replacing them would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 8;
@@ -34,7 +34,12 @@ export interface Redactor {
   text(value: string): string;
   /** The error with its message and stack masked, or the error itself when it holds no secret. */
   error(error: unknown): unknown;
+  /** A JSON-like value (tool arguments) with every string in it masked; keys are kept. */
+  value(value: unknown): unknown;
 }
+
+// Past this depth a value is masked as one JSON text (safeJson: a cycle or a stack overflow is a marker, not a throw).
+const MAX_VALUE_DEPTH = 32;
 
 /** The secrets an environment holds: values of *_KEY / *_TOKEN / *_SECRET / *PASSWORD variables, and URL passwords and secret query values. */
 export function secretsOf(env: NodeJS.ProcessEnv): string[] {
@@ -70,5 +75,12 @@ export function createRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
     if (status !== undefined) Object.assign(redacted, { status });
     return redacted;
   };
-  return { text, error };
+  const value = (input: unknown, depth = 0): unknown => {
+    if (typeof input === "string") return text(input);
+    if (input === null || typeof input !== "object") return input;
+    if (depth >= MAX_VALUE_DEPTH) return text(safeJson(input));
+    if (Array.isArray(input)) return input.map((item) => value(item, depth + 1));
+    return Object.fromEntries(Object.entries(input).map(([key, item]) => [key, value(item, depth + 1)]));
+  };
+  return { text, error, value: (input) => value(input) };
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { redisStoreFromEnv } from "../stores/redis-env.js";
 import type { BreakerStore } from "../stores/store.js";
-import { inspectReport, listReport, summarize } from "./session-report.js";
+import { inspectReport, listReport, resetSession, summarize } from "./session-report.js";
 
 /** Where the CLI reads and writes: the entry point (breaker/cli/breaker.ts) passes the process's environment and streams. */
 export interface BreakerCliIo {
@@ -47,11 +47,9 @@ const COMMANDS: Record<string, { session: boolean; run: Command }> = {
   reset: {
     session: true,
     async run(store, sessionId, json, io) {
-      const before = await store.snapshot(sessionId);
-      await store.reset(sessionId);
-      const forgotten = before?.totalCalls ?? 0;
-      if (json) io.out(JSON.stringify({ sessionId, existed: before !== null, forgottenCalls: forgotten }));
-      else io.out(before ? `Reset session ${JSON.stringify(sessionId)}: ${forgotten} calls forgotten.` : `Session ${JSON.stringify(sessionId)} was not found; nothing to reset.`);
+      const report = await resetSession(store, sessionId);
+      if (json) io.out(JSON.stringify(report));
+      else io.out(report.existed ? `Reset session ${JSON.stringify(sessionId)}: ${report.forgottenCalls} calls forgotten.` : `Session ${JSON.stringify(sessionId)} was not found; nothing to reset.`);
       return BREAKER_EXIT.ok;
     },
   },

@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import pc from "picocolors";
+import type { BreakerStore } from "../stores/store.js";
 import type { CircuitState, SessionSnapshot } from "../types.js";
 
 /** One line of `list`: what an operator scans for. */
@@ -9,6 +10,20 @@ export interface SessionSummary {
   totalCalls: number;
   /** Epoch ms of the newest call in the window (0 when none). */
   lastCallAt: number;
+}
+
+/** What a reset did: whether the session was there, and how many of its calls were forgotten. */
+export interface ResetReport {
+  sessionId: string;
+  existed: boolean;
+  forgottenCalls: number;
+}
+
+/** Forget a session and say what was forgotten (the CLI's `reset` and the server's reset route). */
+export async function resetSession(store: BreakerStore, sessionId: string): Promise<ResetReport> {
+  const before = await store.snapshot(sessionId);
+  await store.reset(sessionId);
+  return { sessionId, existed: before !== null, forgottenCalls: before?.totalCalls ?? 0 };
 }
 
 /** The summary of a snapshot. */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Verdict } from "../../breaker/index.js";
+import { CONTEXT_FIELDS } from "../../graphs/context.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../support/fake-openai-server.js";
 import { REPO_ROOT, startDevServer, type DevServer } from "../support/langgraph-dev-server.js";
 import { toolRepliesThisTurn } from "../support/openai-scripts.js";
@@ -125,7 +126,8 @@ describe("the limits a deployment holds its callers to, on the LangGraph dev ser
 
     expect(error.error).toBe("InvalidContextError");
     expect(error.message).toContain('Unknown context field "maxIdenticalCall"');
-    expect(error.message).toContain("This graph accepts: model, systemPrompt, sessionId, maxIdenticalCalls");
+    expect(error.message).toContain(`This graph accepts: ${CONTEXT_FIELDS.join(", ")}.`);
+    expect(CONTEXT_FIELDS).toContain("maxIdenticalCalls");
   });
 
   it("tightens a run's limits through its context", async () => {

@@ -56,6 +56,13 @@ function toolReplyIds(messages: Message[]): string[] {
 const tripOf = (state: AgentState): Verdict | undefined => state.verdicts.find((v) => !v.allowed);
 
 describe("the guarded agent on the LangGraph dev server", () => {
+  it("keeps the ops routes off (404) when the operator set no BREAKER_ADMIN_TOKEN", async () => {
+    for (const [method, path] of [["GET", "/metrics"], ["GET", "/breaker/sessions/thread%3Ax"], ["POST", "/breaker/sessions/thread%3Ax/reset"]] as const) {
+      const response = await fetch(`${server!.url}${path}`, { method, headers: { Authorization: "Bearer any-token-at-all-0123" } });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
   it("publishes the graph as an assistant", async () => {
     const found = await client.assistants.search({ graphId: GRAPH_ID });
 
@@ -63,17 +70,20 @@ describe("the guarded agent on the LangGraph dev server", () => {
     expect(found[0]?.graph_id).toBe(GRAPH_ID);
   });
 
-  it("draws agent, tools and circuit_fallback with the router's conditional edges", async () => {
+  it("draws agent, tools, circuit_fallback and circuit_review with the router's conditional edges", async () => {
     const drawn = await client.assistants.getGraph(GRAPH_ID);
     const edges = drawn.edges.map((e) => `${e.source}->${e.target}${e.conditional ? " (conditional)" : ""}`);
 
-    expect(drawn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["agent", "tools", "circuit_fallback"]));
+    expect(drawn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["agent", "tools", "circuit_fallback", "circuit_review"]));
     expect(edges.sort()).toEqual(
       [
         "__start__->agent",
         "agent->tools (conditional)",
         "agent->circuit_fallback (conditional)",
         "agent->__end__ (conditional)",
+        "agent->circuit_review (conditional)",
+        "circuit_review->agent (conditional)",
+        "circuit_review->circuit_fallback (conditional)",
         "tools->agent",
         "circuit_fallback->__end__",
       ].sort(),

@@ -14,6 +14,7 @@ describe("parseContext", () => {
       model: "scripted:stutter",
       systemPrompt: SYSTEM_PROMPT,
       sessionId: "",
+      onTrip: "end",
       maxIdenticalCalls: undefined,
       halfOpenMargin: undefined,
       windowSeconds: undefined,

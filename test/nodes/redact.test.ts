@@ -22,6 +22,19 @@ describe("the redactor", () => {
     expect(redact.text(text)).toBe(masked);
   });
 
+  it("masks every string inside a value (tool arguments), keeping its shape, keys and other types", () => {
+    const args = { q: "key=sk-test-abcdefghijklmnopqrstu", page: 2, nested: [{ auth: "Bearer eyJhbGciOi.J9eyJzdWIi", ok: true }, null] };
+    expect(redact.value(args)).toEqual({ q: "key=***", page: 2, nested: [{ auth: "Bearer ***", ok: true }, null] });
+    expect(redact.value("tok-8f7e6d5c")).toBe("***");
+    expect(redact.value(7)).toBe(7);
+  });
+
+  it("masks a value nested past any sensible depth as one text, without recursing without bound", () => {
+    let deep: unknown = { secret: "tok-8f7e6d5c" };
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(JSON.stringify(redact.value(deep))).not.toContain("tok-8f7e6d5c");
+  });
+
   it("leaves ordinary text, short values and non-secret variables alone", () => {
     const text = "Acme Corp owes 3 invoices; see /home/someone and https://example.com:8080/path, abc.";
     expect(redact.text(text)).toBe(text);

@@ -49,6 +49,16 @@ describe("route, a pure function of the state", () => {
     expect(route(state)).toBe("circuit_fallback");
   });
 
+  it('with onTrip "ask", sends a refused batch to circuit_review, and nothing else changes', () => {
+    const refused = stateWith([human, ask("m1", "c1", "c2")], "", [verdict("m1", "c1"), verdict("m1", "c2", false)]);
+    expect(route(refused, "ask")).toBe("circuit_review");
+    expect(route(refused, "end")).toBe("circuit_fallback");
+    expect(route(stateWith([human, ask("m1", "c1")], "", [verdict("m1", "c1")]), "ask")).toBe("tools");
+    expect(route(stateWith([human, new AIMessage("The answer.")]), "ask")).toBe(END);
+    // Steps running out is no loop a person could lift: it always ends.
+    expect(route({ ...refused, outOfSteps: true }, "ask")).toBe("circuit_fallback");
+  });
+
   it("ignores verdicts about another message (an edited thread): tools checks that message first", () => {
     // Refusals of an earlier message, or of other call ids, say nothing about these calls.
     expect(route(stateWith([human, ask("m2", "c1")], "", [verdict("m1", "c1", false)]))).toBe("tools");

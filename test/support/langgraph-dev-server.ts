@@ -50,12 +50,14 @@ export async function freePort(): Promise<number> {
  * real OPENAI_API_KEY) is not loaded into a test. The directory sits inside
  * the repository, under the gitignored `.langgraph_api/`, because the server
  * resolves @langchain/langgraph from the graph file's path joined to the
- * config directory: graph paths must stay relative, and node_modules reachable.
+ * config directory: graph paths (and the `http.app` path) must stay relative,
+ * and node_modules reachable.
  */
 async function scratchConfig(source: string): Promise<{ dir: string; configPath: string }> {
   const config = JSON.parse(await readFile(source, "utf8")) as {
     graphs: Record<string, string | { path: string }>;
     env?: unknown;
+    http?: { app?: string };
   };
   const parent = join(REPO_ROOT, ".langgraph_api");
   await mkdir(parent, { recursive: true });
@@ -68,7 +70,8 @@ async function scratchConfig(source: string): Promise<{ dir: string; configPath:
     Object.entries(config.graphs).map(([id, g]) => [id, typeof g === "string" ? rebase(g) : { ...g, path: rebase(g.path) }]),
   );
   const configPath = join(dir, "langgraph.json");
-  await writeFile(configPath, JSON.stringify({ ...config, graphs, env: {} }, null, 2));
+  const http = config.http?.app ? { http: { ...config.http, app: rebase(config.http.app) } } : {};
+  await writeFile(configPath, JSON.stringify({ ...config, graphs, ...http, env: {} }, null, 2));
   return { dir, configPath };
 }
 
