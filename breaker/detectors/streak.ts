@@ -19,7 +19,7 @@ const freshness = new WeakMap<readonly CallRecord[], Uint8Array>();
  * not made before in the run that did not fail (a new step of work), or a
  * known call whose answer changed.
  */
-function freshCalls(run: readonly CallRecord[]): Uint8Array {
+export function freshCalls(run: readonly CallRecord[]): Uint8Array {
   let fresh = freshness.get(run);
   if (fresh) return fresh;
   fresh = new Uint8Array(run.length);
