@@ -32,6 +32,14 @@ export const DetectorsSchema = z.object({
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
+  /**
+   * Pages a pager (a `pagination` tool) fetched again, the same query at the same cursor, page or
+   * offset, with the same records and nothing new done elsewhere in between; the candidate counts.
+   */
+  page_revisit: z
+    .object({ warn: count.default(1), block: count.default(2) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
   /** The same call returning nothing new (empty, error, or its previous result) again and again. */
   no_progress: z
     .object({ warn: count.default(2), block: count.default(3) })
@@ -110,6 +118,7 @@ const DetectorOverridesSchema = z
       .object({ warn: count, block: count, similarity: z.number().min(0).max(1), resetOnProgress: z.boolean() })
       .partial(),
     no_progress: z.object({ warn: count, block: count }).partial(),
+    page_revisit: z.object({ warn: count, block: count }).partial(),
     transient_retries: z.object({ warn: count, block: count }).partial(),
     stuck_poll: z.object({ warn: positive, block: positive, intervals: count }).partial(),
     flailing: z.object({ warn: count, block: count }).partial(),

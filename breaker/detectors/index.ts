@@ -6,6 +6,7 @@ import { errorFlood } from "./error-flood.js";
 import { flailing } from "./flailing.js";
 import { identicalRepeat } from "./identical-repeat.js";
 import { noProgress } from "./no-progress.js";
+import { pageRevisit } from "./page-revisit.js";
 import { runCalls } from "./run-calls.js";
 import { semanticStutter } from "./semantic-stutter.js";
 import { sessionRepeat } from "./session-repeat.js";
@@ -21,6 +22,7 @@ export const DETECTORS: readonly Detector[] = [
   identicalRepeat,
   noProgress,
   semanticStutter,
+  pageRevisit,
   stuckPoll,
   cycle,
   flailing,

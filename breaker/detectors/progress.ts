@@ -1,9 +1,21 @@
 import type { CallRecord, ToolOutcome } from "../types.js";
+import { isWait } from "./waits.js";
+
+/**
+ * True when a finished call gave an answer: a success, or a wait that came
+ * back empty. A wait's purpose is the time it lets pass, not its output, so
+ * `sleep 5` printing nothing has done what it was asked and is no miss.
+ */
+export function answered(call: CallRecord): boolean {
+  const kind = call.outcome?.kind;
+  return kind === "ok" || (kind === "empty" && isWait(call));
+}
 
 /**
  * True when `call`, finished, brought nothing new after `previous` (the
  * finished call before it in its family, if any):
- * - an empty result is nothing new;
+ * - an empty result is nothing new, unless the call only waits (see `answered`):
+ *   then it is judged like a success;
  * - a success is nothing new when its request already gave that very result
  *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
  *   acted in between: then it is a look at a world that may have changed;
@@ -16,7 +28,7 @@ import type { CallRecord, ToolOutcome } from "../types.js";
 export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
   const outcome = call.outcome;
   if (!outcome) return false;
-  if (outcome.kind === "ok") return !acted && seen.has(outcome.fingerprint);
+  if (answered(call)) return !acted && seen.has(outcome.fingerprint);
   if (outcome.kind === "empty") return true;
   const before = previous?.outcome;
   const newFailure = before?.kind === "error" && before.fingerprint !== outcome.fingerprint && !(before.transient && outcome.transient);
@@ -28,9 +40,9 @@ export function sameSuccess(a: ToolOutcome, b: ToolOutcome): boolean {
   return a.fingerprint === b.fingerprint;
 }
 
-/** True when a finished call brought nothing: an empty result or an error. */
+/** True when a finished call brought nothing: an empty result (not a wait's) or an error. */
 export function isMiss(call: CallRecord): boolean {
-  return call.outcome !== undefined && call.outcome.kind !== "ok";
+  return call.outcome !== undefined && !answered(call);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CallRecord } from "../types.js";
-import { isStale } from "./progress.js";
+import { answered, isStale } from "./progress.js";
 
 /** The trailing calls of one request that brought nothing new, and what came before them. */
 export interface Streak {
@@ -19,7 +19,7 @@ const freshness = new WeakMap<readonly CallRecord[], Uint8Array>();
  * not made before in the run that did not fail (a new step of work), or a
  * known call whose answer changed.
  */
-function freshCalls(run: readonly CallRecord[]): Uint8Array {
+export function freshCalls(run: readonly CallRecord[]): Uint8Array {
   let fresh = freshness.get(run);
   if (fresh) return fresh;
   fresh = new Uint8Array(run.length);
@@ -73,7 +73,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
         stale = [];
         pending = pending.filter((p) => p.step > call.step);
       }
-      if (outcome.kind === "ok") seenResults.add(outcome.fingerprint);
+      if (answered(call)) seenResults.add(outcome.fingerprint);
       previous = call;
     }
     acted = false;

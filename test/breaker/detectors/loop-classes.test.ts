@@ -144,6 +144,18 @@ describe("polling is judged by time as well as count", () => {
     const ls = (i: number): CallSpec => ({ tool: "bash", args: { command: "ls build/" }, result: "app.js\napp.css", at: i * 5 });
     expect(blocked([ls(0), ls(1), ls(2), { tool: "bash", args: { command: "ls build/" }, at: 15 }])).toBe(true);
   });
+
+  it("reads a wait's empty output as time passed, not a miss: a moving poll taken in turn with `sleep 5` runs on", () => {
+    const read = (i: number): CallSpec => ({ tool: "read_output", args: { handle: "proc-5" }, result: `[${i * 5}s] compiling step ${i}` });
+    const nap = (result?: string): CallSpec => ({ tool: "bash", args: { cmd: "sleep 5" }, ...(result === undefined ? {} : { result }) });
+    const rounds = Array.from({ length: 5 }, (_, i) => [read(i), nap("")]).flat();
+    expect(blocked([...rounds, read(5), nap()])).toBe(false);
+    // Waiting over and over with nothing looked at in between is still a repeat that brings nothing new.
+    expect(blocked([nap(""), nap(""), nap(""), nap()])).toBe(true);
+    // An empty answer from a call that does not only wait is still a miss.
+    const grep = (result?: string): CallSpec => ({ tool: "bash", args: { cmd: "grep -rn retry_after src/" }, ...(result === undefined ? {} : { result }) });
+    expect(blocked([read(0), grep(""), read(1), grep(""), read(2), grep()])).toBe(true);
+  });
 });
 
 describe("identifier variants and rewordings are one request", () => {
