@@ -41,11 +41,16 @@ describe("the Dockerfile `langgraphjs dockerfile` generates for this project", (
     const env = Object.fromEntries(
       lines.flatMap((l) => [...l.matchAll(/^ENV (\w+)='(.*)'$/g)].map((m) => [m[1], JSON.parse(m[2]!)])),
     );
-    expect(env).toEqual({
-      LANGSERVE_GRAPHS: config.graphs,
-      ...(config.http ? { LANGGRAPH_HTTP: config.http } : {}),
-      ...(config.auth ? { LANGGRAPH_AUTH: config.auth } : {}),
-    });
+    expect(Object.keys(env).sort()).toEqual(["LANGSERVE_GRAPHS", ...(config.http ? ["LANGGRAPH_HTTP"] : []), ...(config.auth ? ["LANGGRAPH_AUTH"] : [])].sort());
+    expect(env.LANGSERVE_GRAPHS).toEqual(config.graphs);
+    // The CLI writes the http section with its defaults filled in: every route group stays enabled beside the app.
+    if (config.http) {
+      expect(env.LANGGRAPH_HTTP).toMatchObject(config.http);
+      for (const [key, value] of Object.entries(env.LANGGRAPH_HTTP as Record<string, unknown>)) {
+        if (key.startsWith("disable_")) expect(value, key).toBe(false);
+      }
+    }
+    if (config.auth) expect(env.LANGGRAPH_AUTH).toMatchObject(config.auth);
     // The registered graph is a file of the project that exports it.
     const [file, exported] = config.graphs.agent!.split(":");
     expect(existsSync(join(REPO_ROOT, file!))).toBe(true);

@@ -178,6 +178,6 @@ describe("the onTrip context field", () => {
   it("refuses anything else, naming the values it accepts", () => {
     const refuse = () => parseContext({ onTrip: "pause" });
     expect(refuse).toThrow(InvalidContextError);
-    expect(refuse).toThrow('Context field "onTrip" must be one of "end", "ask" (got "pause").');
+    expect(refuse).toThrow('Context field "onTrip" must be "end" or "ask" (got "pause").');
   });
 });
