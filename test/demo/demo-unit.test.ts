@@ -7,7 +7,7 @@ import { REPO_ROOT } from "../support/langgraph-dev-server.js";
 // demo is one folder the production code does not reach into, and the example
 // tools' fixtures are read by the example tools alone.
 
-const PRODUCTION = ["graphs", "nodes", "breaker", "tools", "middleware"];
+const PRODUCTION = ["graphs", "nodes", "breaker", "tools", "middleware", "server"];
 // The model loader's way in, taken only for a `scripted:` model name: the demo's one entry.
 const SCRIPTED_LOADER = "nodes/model/load-chat-model.ts";
 const DEMO_ENTRY = "../../demo/index.js";
@@ -35,6 +35,10 @@ describe("the demo unit", () => {
         .map((spec) => `${path} -> ${spec}`),
     );
     expect(reaches.filter((r) => r !== `${SCRIPTED_LOADER} -> ${DEMO_ENTRY}`)).toEqual([]);
+    // And that one entry is a dynamic import(), so a graph that never names scripted:... never loads the demo.
+    const loader = readFileSync(join(REPO_ROOT, SCRIPTED_LOADER), "utf8");
+    expect(loader).toContain(`import("${DEMO_ENTRY}")`);
+    expect(loader).not.toMatch(new RegExp(`from\\s*"${DEMO_ENTRY.replaceAll(".", "\\.")}"`));
   });
 
   it("holds the scripted model, its scenarios and the demo script", () => {
