@@ -207,12 +207,36 @@ export function isEmptyOutput(value: unknown): boolean {
 const UNFINISHED =
   "running|pending|queued|in[ _-]?progress|processing|waiting|started|starting|scheduled|building|deploying|provisioning|creating|initiali[sz]ing|not[ _-]?(started|ready|finished|done|complete)|accepted|submitted|executing|working|uploading|downloading|syncing|retrying|requested|preparing";
 const UNFINISHED_VALUE = new RegExp(`^(${UNFINISHED})$`, "i");
-// In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output".
+// A present participle names a state still under way ("Terminating", "ContainerCreating", "PodInitializing"),
+// except for the few -ing words that name a condition or a thing.
+const ONGOING_WORD = /^[a-z]{3,}ing$/;
+const NOT_ONGOING = new Set(["missing", "warning", "nothing", "something", "anything", "everything", "string", "thing", "ceiling", "setting", "during"]);
+
+// The words of a state value, split at case changes and separators: "ContainerCreating" -> container creating.
+function stateWords(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+/** True when a state value says the work is not finished: a job-state word, or a state under way (an -ing word). */
+export function isUnfinishedState(value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > 60) return false;
+  if (UNFINISHED_VALUE.test(trimmed)) return true;
+  const words = stateWords(trimmed);
+  return words.length <= 4 && words.some((w) => UNFINISHED_VALUE.test(w) || (ONGOING_WORD.test(w) && !NOT_ONGOING.has(w)));
+}
+
+// In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output",
+// or a first line naming its subject and state ("Process running with session ID 3", "Build queued").
 const UNFINISHED_WORDS = "running|pending|queued|in[ _-]?progress|processing|waiting|building|deploying|provisioning|initiali[sz]ing|executing";
 const UNFINISHED_TEXT = new RegExp(
   [
     `\\b(still|currently|is|are|now) (being )?(${UNFINISHED_WORDS})\\b`,
-    `\\b(status|state|phase)\\W{0,3}(is )?["']?(${UNFINISHED_WORDS})\\b`,
+    `^\\W*[A-Za-z]+( [A-Za-z]+)? (${UNFINISHED_WORDS})\\b`,
     "\\bin[ _-]progress\\b",
     "\\bno new output\\b",
     "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
@@ -221,26 +245,60 @@ const UNFINISHED_TEXT = new RegExp(
   ].join("|"),
   "i",
 );
+// "status: ContainerCreating", "State = Provisioning": the value is read as a state value.
+const STATED_STATE = /\b(status|state|phase)\W{0,3}(?:is )?["']?([A-Za-z][\w-]*)/gi;
+// A table's header naming a state column (kubectl, docker ps, gh run list): the cells below it are state values.
+const STATE_HEADER = /(^|\s)(STATUS|STATE|PHASE|Status|State|Phase)(\s|$)/;
 const STATUS_KEYS = ["status", "state", "phase", "stage", "job_status", "jobStatus", "run_status", "runStatus"];
 const DONE_KEYS = ["done", "completed", "complete", "finished", "ready", "is_done", "isDone", "is_complete", "isComplete"];
 const IN_PROGRESS_MAX_CHARS = 600;
+// Records of a list read for their state: enough for a task board, bounded for a huge listing.
+const MAX_LISTED_RECORDS = 50;
+
+function statedInProse(text: string): boolean {
+  if (UNFINISHED_TEXT.test(text)) return true;
+  for (const match of text.matchAll(STATED_STATE)) if (isUnfinishedState(match[2]!)) return true;
+  return false;
+}
+
+// The state column of a whitespace-aligned table: each row's cell that starts where the header's does.
+function tableInProgress(text: string): boolean {
+  const lines = text.split("\n");
+  const header = lines.findIndex((line) => STATE_HEADER.test(line) && line.trim().split(/\s{2,}|\t/).length >= 2);
+  if (header < 0) return false;
+  const match = STATE_HEADER.exec(lines[header]!)!;
+  const column = match.index + match[1]!.length;
+  return lines.slice(header + 1).some((row) => {
+    const cell = /^\S+(?: \S+)?/.exec(row.slice(column))?.[0];
+    return cell !== undefined && row[column - 1] !== undefined && /\s/.test(row[column - 1]!) && isUnfinishedState(cell);
+  });
+}
+
+function textInProgress(text: string): boolean {
+  return text.length <= IN_PROGRESS_MAX_CHARS && (statedInProse(text) || tableInProgress(text));
+}
 
 function inProgressFields(fields: Fields, depth: number): boolean {
   for (const key of STATUS_KEYS) {
     const value = fields[key];
-    if (typeof value === "string" && UNFINISHED_VALUE.test(value.trim())) return true;
+    if (typeof value === "string" && isUnfinishedState(value)) return true;
     const nested = asFields(value);
     if (nested && depth < 2 && inProgressFields(nested, depth + 1)) return true;
   }
   if (DONE_KEYS.some((key) => fields[key] === false)) return true;
-  if (depth === 0 && textsOf(fields).some((text) => text.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(text))) return true;
-  // One level down: {job: {status: "running"}}, {data: {state: "queued"}}.
-  return depth < 1 && Object.values(fields).some((v) => asFields(v) && inProgressFields(v as Fields, depth + 1));
+  if (depth === 0 && textsOf(fields).some(textInProgress)) return true;
+  if (depth >= 2) return false;
+  // One level down ({job: {status: "running"}}), and the records of a list ({agents: [{status: "running"}]}).
+  return Object.values(fields).some((v) => {
+    if (Array.isArray(v)) return v.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, depth + 1));
+    return depth < 1 && asFields(v) !== undefined && inProgressFields(v as Fields, depth + 1);
+  });
 }
 
 /** True when an output reports work that is not finished yet (a job status to poll again). */
 export function isInProgress(value: unknown): boolean {
-  if (typeof value === "string") return value.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(value);
+  if (typeof value === "string") return textInProgress(value);
+  if (Array.isArray(value)) return value.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, 1));
   const fields = asFields(value);
   return fields ? inProgressFields(fields, 0) : false;
 }
