@@ -1,4 +1,5 @@
 import type { CallRecord } from "../types.js";
+import { mutates } from "./mutation.js";
 import { answered, isStale } from "./progress.js";
 
 /** The trailing calls of one request that brought nothing new, and what came before them. */
@@ -52,6 +53,8 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   const fresh = freshCalls(run);
   const seenResults = new Set<string>();
   let acted = false;
+  // A successful change (an edit, a write) since the request's last call: its failure is a new streak's first.
+  let changed = false;
   let previous: CallRecord | undefined;
   let stale: CallRecord[] = [];
   let news: CallRecord | undefined;
@@ -59,14 +62,17 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   for (let i = 0; i < run.length; i++) {
     const call = run[i]!;
     if (!belongs(call)) {
-      if (fresh[i]) acted = true;
+      if (fresh[i]) {
+        acted = true;
+        if (call.outcome?.kind === "ok" && mutates(call)) changed = true;
+      }
       continue;
     }
     if (acted) pending = [];
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
-      if (isStale(previous, call, acted, seenResults)) stale.push(call);
+      if (isStale(previous, call, acted, seenResults)) stale = changed && outcome.kind === "error" ? [call] : [...stale, call];
       else {
         // Calls issued before the news are older than it: they no longer count.
         news = call;
@@ -77,8 +83,11 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
       previous = call;
     }
     acted = false;
+    changed = false;
   }
-  // Something new since the last of them: the calls still running are no longer a streak.
+  // Something new since the last of them: the calls still running are no longer a streak; after a change, the
+  // failures before it are not the next try's (an edit, then the test again).
   if (acted) pending = [];
+  if (changed) stale = [];
   return { stale, ...(news ? { news } : {}), pending };
 }
