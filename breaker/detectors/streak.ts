@@ -32,8 +32,8 @@ export function freshCalls(run: readonly CallRecord[]): Uint8Array {
     if (!byArgs) answers.set(call.tool, (byArgs = new Map()));
     const known = byArgs.get(call.argsHash);
     const outcome = call.outcome;
-    const ok = outcome?.kind === "ok" ? outcome.fingerprint : undefined;
-    if (known === undefined) fresh[i] = outcome?.kind === "empty" || outcome?.kind === "error" ? 0 : 1;
+    const ok = outcome && answered(call) ? outcome.fingerprint : undefined;
+    if (known === undefined) fresh[i] = outcome === undefined || ok !== undefined ? 1 : 0;
     else fresh[i] = ok !== undefined && !known.includes(ok) ? 1 : 0;
     if (known === undefined) byArgs.set(call.argsHash, ok ?? "");
     else if (ok !== undefined && !known.includes(ok)) byArgs.set(call.argsHash, `${known} ${ok}`);
@@ -64,7 +64,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     if (!belongs(call)) {
       if (fresh[i]) {
         acted = true;
-        if (call.outcome?.kind === "ok" && mutates(call)) changed = true;
+        if (call.outcome && answered(call) && mutates(call)) changed = true;
       }
       continue;
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { decideOn, findingOf, severity, times, type CallSpec } from "../support/window.js";
 
 const crm = (name: string, out?: string): CallSpec => ({ tool: "query_crm", args: { company_name: name }, ...(out ? { out } : {}) });
@@ -230,9 +231,11 @@ describe("budgets", () => {
     const burst = Array.from({ length: 50 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: 1 + i * 0.1 }));
     expect(severity(decideOn(burst), "call_rate")).toBe("block");
     expect(severity(decideOn(burst.slice(0, 40)), "call_rate")).toBe("warn");
-    const long = Array.from({ length: 100 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10 }));
+    const { warn, block } = DEFAULT_POLICY.detectors.run_calls;
+    const long = Array.from({ length: block }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10 }));
     expect(severity(decideOn(long), "run_calls")).toBe("block");
-    expect(severity(decideOn(long.slice(0, 80)), "run_calls")).toBe("warn");
+    expect(severity(decideOn(long.slice(0, warn)), "run_calls")).toBe("warn");
+    expect(severity(decideOn(long.slice(0, warn - 1)), "run_calls")).toBe("none");
   });
 });
 

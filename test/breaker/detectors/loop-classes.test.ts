@@ -32,6 +32,22 @@ describe("fresh identifiers are not progress", () => {
     expect(page(["18c1a2b3c4d5e6f7", "18c1a2b3c4d5e6f8"]).fingerprint).not.toBe(page(["18c1a2b3c4d5e6f9", "18c1a2b3c4d5e6fa"]).fingerprint);
   });
 
+  it("masks ids glued to a prefix in prose and durations written as fields, and stops the identical dispatch", () => {
+    const spawn = (batch: string, wisp: string, ms: number): CallSpec => ({
+      tool: "spawn_wisps",
+      args: { definitions: [{ name: "inbox-digest", prompt: "Summarise today's unread mail." }] },
+      result: `Batch batch-${batch} completed: 1 wisp(s).\n- wisp-${wisp} (inbox-digest): completed, stepsCompleted: 4, durationMs: ${ms}`,
+    });
+    const runs = [
+      spawn("ec7d4222-6f41-2481-4fde-580f122088a5", "4b4648a8-7218-76c8-c975-ccd53f0a3984", 3148),
+      spawn("8f78af9b-c886-3285-dc8a-5da4fa7ad3f5", "ed308edf-dda2-d23e-be89-64d1185e5ea5", 4127),
+    ];
+    expect(summarizeOutcome({ output: runs[0]!.result }).fingerprint).toBe(summarizeOutcome({ output: runs[1]!.result }).fingerprint);
+    expect(blocked([...runs, spawn("20c1cde3-85c7-7bb7-77f2-16ad2f29bda5", "11cabb59-b74f-465d-c8c6-15dbeac97d89", 3588), { tool: "spawn_wisps", args: runs[0]!.args }])).toBe(true);
+    // A count written as a field is content: a different number of steps is a different answer.
+    expect(summarizeOutcome({ output: "completed, stepsCompleted: 4" }).fingerprint).not.toBe(summarizeOutcome({ output: "completed, stepsCompleted: 5" }).fingerprint);
+  });
+
   it("keeps a status that moved apart: state-1 and state-2 are different answers", () => {
     expect(summarizeOutcome({ output: "state-1" }).fingerprint).not.toBe(summarizeOutcome({ output: "state-2" }).fingerprint);
   });
@@ -106,6 +122,19 @@ describe("transient failures earn retries", () => {
     expect(findingOf(decideOn([...transient, { ...rates, error: "socket hang up" }, rates]), "no_progress")?.severity).toBe("block");
   });
 
+  it("lets the same failing test run again after an edit changed the code, and stops it when only reads came between", () => {
+    const pytest = (output?: string): CallSpec => ({ tool: "terminal", args: { command: "pytest -q tests/test_parse.py" }, ...(output === undefined ? {} : { result: output }) });
+    const failing = "FAILED tests/test_parse.py::test_tz - ValueError: naive datetime\n1 failed, 23 passed in 1.44s";
+    const patch = (n: number): CallSpec => ({ tool: "patch", args: { path: "src/parse.py", old: `hunk ${n}`, new: `fixed ${n}` }, result: `Patched parse.py: hunk ${n}` });
+    const sedEdit = (n: number): CallSpec => ({ tool: "terminal", args: { command: `sed -i 's/naive${n}/aware${n}/' src/parse.py` }, result: "" });
+    expect(blocked([pytest(failing), patch(1), pytest(failing), patch(2), pytest()])).toBe(false);
+    expect(blocked([pytest(failing), sedEdit(1), pytest(failing), sedEdit(2), pytest()])).toBe(false);
+    const read = (path: string): CallSpec => ({ tool: "read_file", args: { path }, result: `def parse(): # ${path}` });
+    expect(blocked([pytest(failing), read("a.py"), pytest(failing), read("b.py"), pytest()])).toBe(true);
+    // The same edit again changes nothing: it does not buy the test another run.
+    expect(blocked([pytest(failing), patch(1), pytest(failing), patch(1), pytest(failing), pytest()])).toBe(true);
+  });
+
   it("stops the third identical attempt after two permanent failures", () => {
     const missing = { tool: "get_customer", args: { id: "cus_9" }, result: { error: "No such customer: cus_9", status: 404 } };
     expect(blocked([missing, missing, { tool: missing.tool, args: missing.args }])).toBe(true);
@@ -143,6 +172,26 @@ describe("polling is judged by time as well as count", () => {
     expect(blocked(Array.from({ length: 17 }, (_, i) => ci(i)))).toBe(false);
     const ls = (i: number): CallSpec => ({ tool: "bash", args: { command: "ls build/" }, result: "app.js\napp.css", at: i * 5 });
     expect(blocked([ls(0), ls(1), ls(2), { tool: "bash", args: { command: "ls build/" }, at: 15 }])).toBe(true);
+  });
+
+  it("reads an unfinished state where tools say it: a status column, a list of records, a state written in CamelCase", () => {
+    const pods = (state: string) => `NAME                   READY   STATUS\napi-7d9c6b5f4-x2kqp    0/1     ${state}`;
+    expect(summarizeOutcome({ output: pods("ContainerCreating") }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: pods("Completed") }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: { agents: [{ id: "research-1", status: "running" }, { id: "lint-2", status: "done" }] } }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: { agents: [{ id: "lint-2", status: "done" }] } }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: "Process running with session ID 3" }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: { phase: "Terminating" } }).inProgress).toBe(true);
+    // -ing words that name a condition, not a state under way.
+    expect(summarizeOutcome({ output: { status: "missing" } }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: "Warning: deprecated flag" }).inProgress).toBeUndefined();
+  });
+
+  it("lets a pod be polled every ten seconds while it is created, and stops it once the budget is spent", () => {
+    const get = (at: number, state = "ContainerCreating"): CallSpec => ({ tool: "terminal", args: { command: "kubectl get pods -l app=api" }, result: `NAME    READY   STATUS\napi-x   0/1     ${state}`, at });
+    expect(blocked([get(0), get(10), get(20), get(30), { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 40 }])).toBe(false);
+    const stuck = Array.from({ length: 31 }, (_, i) => get(i * 10));
+    expect(severity(decideOn([...stuck, { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 310 }]), "stuck_poll")).toBe("block");
   });
 
   it("reads a wait's empty output as time passed, not a miss: a moving poll taken in turn with `sleep 5` runs on", () => {
