@@ -5,7 +5,7 @@ import type { CallRecord } from "../types.js";
 const MUTATING_VERB =
   /^(edit|editor|write|patch|apply|create|update|upsert|delete|remove|insert|replace|move|rename|set|put|save|append|modify|overwrite|install|uninstall|commit|mkdir|touch|chmod|upload|restore|revert|fix)$/;
 // Argument fields that name the operation of a multi-purpose tool (`str_replace_editor({command: "view"})`).
-const OPERATION_KEYS = ["command", "action", "operation", "op", "mode"];
+const OPERATION_KEYS = ["command", "action", "operation", "op"];
 // A shell command that changes files or the environment: in-place edits, redirections into files, file
 // moves, git's writing commands, package installs.
 const SHELL_MUTATION = new RegExp(

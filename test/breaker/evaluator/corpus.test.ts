@@ -52,10 +52,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  it("keeps recall >= 0.91 and a false-positive rate <= 0.01 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out round 6 moved in: 268 of 290 loops, 3 of 289 legitimate runs stopped.
+  it("keeps recall >= 0.92 and a false-positive rate <= 0.011 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.91);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.01);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.92);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.011);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
