@@ -66,6 +66,11 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   /^(fatal|error)(\[\w+\])?: /m,
   // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".
   /^[A-Z]\w*(Error|Exception)(: |$)/m,
+  // A test runner's verdict: "FAILED tests/x.py::t", "FAIL src/a.test.ts", "--- FAIL: TestX", "test result: FAILED",
+  // or a summary naming failures beside passes ("1 failed, 11 passed", "3 passing, 1 failing").
+  /^(--- )?(FAILED|FAIL)\b[ :\t]/m,
+  /\btest result: FAILED\b/,
+  /\b[1-9]\d* (failed|failing|errors?)\b[^\n]*\b\d+ (passed|passing)\b|\b\d+ (passed|passing)\b[^\n]*\b[1-9]\d* (failed|failing|errors?)\b/,
 ];
 
 // Failures that a retry may cure.

@@ -45,7 +45,7 @@ export const DetectorsSchema = z.object({
     .object({ warn: count.default(2), block: count.default(3) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
-  /** Attempts at one request while every failure was transient (rate limit, 5xx, timeout): retries earn room. */
+  /** Attempts at one request while every failure was transient (rate limit, 5xx, timeout) or came back after a change (an edit before the test runs again): retries earn room. */
   transient_retries: z
     .object({ warn: count.default(4), block: count.default(5) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)

@@ -6,12 +6,14 @@ import { waitSeconds } from "./waits.js";
 
 /**
  * What a streak of calls bringing nothing new is: `transient` when every one
- * failed with an error a retry may cure (rate limit, 5xx, timeout), `poll`
+ * failed with an error a retry may cure (rate limit, 5xx, timeout), `retry`
+ * when every one failed and the agent changed something in between (an edit
+ * before the test runs again), `poll`
  * when every one returned the same unfinished status of the same thing (or
  * the tool polls by nature), `plain` otherwise. Retries get more room; polls
  * are judged by time.
  */
-export type StreakKind = "plain" | "transient" | "poll";
+export type StreakKind = "plain" | "transient" | "retry" | "poll";
 
 /** The run's recent calls asking for what the candidate asks for, and how many of them brought nothing new. */
 export interface FamilyStreak {
@@ -27,9 +29,10 @@ export interface FamilyStreak {
 
 const cache = new WeakMap<DetectionInput, FamilyStreak>();
 
-function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined): StreakKind {
+function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined, afterChange: boolean): StreakKind {
   if (streak.length === 0) return "plain";
   if (streak.every((c) => c.outcome!.kind === "error" && c.outcome!.transient)) return "transient";
+  if (afterChange && streak.every((c) => c.outcome!.kind === "error")) return "retry";
   const first = news?.outcome;
   if (first?.kind !== "ok" || !streak.every((c) => c.outcome!.kind === "ok")) return "plain";
   // A new id in every result is a new thing made each time (a send, a create), not a status read again.
@@ -54,8 +57,8 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
   let result: FamilyStreak;
   if (resetOnProgress) {
-    const { stale, news } = staleStreak(run, belongs);
-    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news) };
+    const { stale, news, afterChange } = staleStreak(run, belongs);
+    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange) };
   } else {
     result = { streak: run.filter(belongs), varied: false, kind: "plain" };
   }
@@ -64,7 +67,7 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   return result;
 }
 
-/** The levels a stale streak is judged by: retries of transient failures get their own. */
+/** The levels a stale streak is judged by: retries (of transient failures, or after a change) get their own. */
 export function streakLevels(input: DetectionInput, kind: StreakKind, level: { warn: number; block: number }) {
-  return kind === "transient" ? input.levels.transient_retries : level;
+  return kind === "transient" || kind === "retry" ? input.levels.transient_retries : level;
 }

@@ -10,6 +10,12 @@ export interface Streak {
   news?: CallRecord;
   /** Calls still running since then: they have shown nothing yet. */
   pending: CallRecord[];
+  /**
+   * True when the agent changed something (an edit, a write) while the stale
+   * streak stood: its repeats are retries of a changed program, judged by the
+   * retry levels rather than the repeat levels.
+   */
+  afterChange: boolean;
 }
 
 // Per run: whether each call did something new. Computed once per run array, whatever the request asked about.
@@ -53,8 +59,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   const fresh = freshCalls(run);
   const seenResults = new Set<string>();
   let acted = false;
-  // A successful change (an edit, a write) since the request's last call: its failure is a new streak's first.
-  let changed = false;
+  let afterChange = false;
   let previous: CallRecord | undefined;
   let stale: CallRecord[] = [];
   let news: CallRecord | undefined;
@@ -64,7 +69,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     if (!belongs(call)) {
       if (fresh[i]) {
         acted = true;
-        if (call.outcome && answered(call) && mutates(call)) changed = true;
+        if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) afterChange = true;
       }
       continue;
     }
@@ -72,22 +77,20 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
-      if (isStale(previous, call, acted, seenResults)) stale = changed && outcome.kind === "error" ? [call] : [...stale, call];
+      if (isStale(previous, call, acted, seenResults)) stale.push(call);
       else {
         // Calls issued before the news are older than it: they no longer count.
         news = call;
         stale = [];
+        afterChange = false;
         pending = pending.filter((p) => p.step > call.step);
       }
       if (answered(call)) seenResults.add(outcome.fingerprint);
       previous = call;
     }
     acted = false;
-    changed = false;
   }
-  // Something new since the last of them: the calls still running are no longer a streak; after a change, the
-  // failures before it are not the next try's (an edit, then the test again).
+  // Something new since the last of them: the calls still running are no longer a streak.
   if (acted) pending = [];
-  if (changed) stale = [];
-  return { stale, ...(news ? { news } : {}), pending };
+  return { stale, ...(news ? { news } : {}), pending, afterChange };
 }
