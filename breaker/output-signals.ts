@@ -70,7 +70,7 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   // or a summary naming failures beside passes ("1 failed, 11 passed", "3 passing, 1 failing").
   /^(--- )?(FAILED|FAIL)\b[ :\t]/m,
   /\btest result: FAILED\b/,
-  /\b[1-9]\d* (failed|failing|errors?)\b[^\n]*\b\d+ (passed|passing)\b|\b\d+ (passed|passing)\b[^\n]*\b[1-9]\d* (failed|failing|errors?)\b/,
+  /\b[1-9]\d* (failed|failing|errors?)\b[^]{0,200}?\b\d+ (passed|passing)\b|\b\d+ (passed|passing)\b[^]{0,200}?\b[1-9]\d* (failed|failing|errors?)\b/,
 ];
 
 // Failures that a retry may cure.

@@ -1,5 +1,5 @@
 import type { CallRecord } from "../types.js";
-import type { DetectionInput } from "./detector.js";
+import { severityOf, type DetectionInput } from "./detector.js";
 import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 import { waitSeconds } from "./waits.js";
@@ -25,6 +25,8 @@ export interface FamilyStreak {
   /** True when the streak and the candidate do not all share one canonical argument set. */
   varied: boolean;
   kind: StreakKind;
+  /** For a `retry` streak: its calls since the agent last changed something. */
+  sinceChange: CallRecord[];
 }
 
 const cache = new WeakMap<DetectionInput, FamilyStreak>();
@@ -57,17 +59,39 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
   let result: FamilyStreak;
   if (resetOnProgress) {
-    const { stale, news, afterChange } = staleStreak(run, belongs);
-    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange) };
+    const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
+    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   } else {
-    result = { streak: run.filter(belongs), varied: false, kind: "plain" };
+    const streak = run.filter(belongs);
+    result = { streak, varied: false, kind: "plain", sinceChange: streak };
   }
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);
   cache.set(input, result);
   return result;
 }
 
-/** The levels a stale streak is judged by: retries (of transient failures, or after a change) get their own. */
-export function streakLevels(input: DetectionInput, kind: StreakKind, level: { warn: number; block: number }) {
-  return kind === "transient" || kind === "retry" ? input.levels.transient_retries : level;
+/** A stale streak as it is judged: the calls that count, and the levels they are held to. */
+export interface JudgedStreak {
+  streak: CallRecord[];
+  level: { warn: number; block: number };
+}
+
+/**
+ * The calls a detector counts and the levels it holds them to. Retries of
+ * transient failures get the retry levels. So does a failure that came back
+ * after the agent changed something, counted over the whole streak, while its
+ * repeats since the last change are still held to the plain `level`: each
+ * change buys a retry, not a free run.
+ */
+export function judgedStreak(input: DetectionInput, family: FamilyStreak, level: { warn: number; block: number }): JudgedStreak {
+  const retries = input.levels.transient_retries;
+  if (family.kind === "transient") return { streak: family.streak, level: retries };
+  if (family.kind !== "retry") return { streak: family.streak, level };
+  const rank = (count: number, l: typeof level) => {
+    const severity = severityOf(count, l);
+    return severity === "block" ? 2 : severity === "warn" ? 1 : 0;
+  };
+  return rank(family.sinceChange.length + 1, level) > rank(family.streak.length + 1, retries)
+    ? { streak: family.sinceChange, level }
+    : { streak: family.streak, level: retries };
 }

@@ -16,6 +16,8 @@ export interface Streak {
    * retry levels rather than the repeat levels.
    */
   afterChange: boolean;
+  /** The stale calls since the agent last changed something: plain repeats, however the streak began. */
+  sinceChange: CallRecord[];
 }
 
 // Per run: whether each call did something new. Computed once per run array, whatever the request asked about.
@@ -60,6 +62,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   const seenResults = new Set<string>();
   let acted = false;
   let afterChange = false;
+  let sinceChange: CallRecord[] = [];
   let previous: CallRecord | undefined;
   let stale: CallRecord[] = [];
   let news: CallRecord | undefined;
@@ -69,7 +72,10 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     if (!belongs(call)) {
       if (fresh[i]) {
         acted = true;
-        if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) afterChange = true;
+        if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) {
+          afterChange = true;
+          sinceChange = [];
+        }
       }
       continue;
     }
@@ -77,11 +83,14 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
-      if (isStale(previous, call, acted, seenResults)) stale.push(call);
-      else {
+      if (isStale(previous, call, acted, seenResults)) {
+        stale.push(call);
+        sinceChange.push(call);
+      } else {
         // Calls issued before the news are older than it: they no longer count.
         news = call;
         stale = [];
+        sinceChange = [];
         afterChange = false;
         pending = pending.filter((p) => p.step > call.step);
       }
@@ -92,5 +101,5 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   }
   // Something new since the last of them: the calls still running are no longer a streak.
   if (acted) pending = [];
-  return { stale, ...(news ? { news } : {}), pending, afterChange };
+  return { stale, ...(news ? { news } : {}), pending, afterChange, sinceChange };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../../breaker/outcome.js";
+import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { decideOn, findingOf, severity, type CallSpec } from "../support/window.js";
 
 // The classes of behaviour held-out data showed the detectors getting wrong, each with its
@@ -133,6 +134,38 @@ describe("transient failures earn retries", () => {
     expect(blocked([pytest(failing), read("a.py"), pytest(failing), read("b.py"), pytest()])).toBe(true);
     // The same edit again changes nothing: it does not buy the test another run.
     expect(blocked([pytest(failing), patch(1), pytest(failing), patch(1), pytest(failing), pytest()])).toBe(true);
+  });
+
+  it("stops an edit-test cycle whose test fails the same way however the code is edited, at the retry levels", () => {
+    const pytest = (output?: string): CallSpec => ({ tool: "bash", args: { command: "python -m pytest tests/ -q" }, ...(output === undefined ? {} : { result: output }) });
+    const failing = [
+      "============================= test session starts ==============================",
+      "tests/test_task.py ...........F                                         [100%]",
+      "FAILED tests/test_task.py::test_resolve - AssertionError: assert 'a' == 'b'",
+      "========================= 1 failed, 11 passed in 0.84s =========================",
+    ].join("\n");
+    const edit = (n: number): CallSpec => ({ tool: "edit_file", args: { path: "src/task.py", old_str: `v${n}`, new_str: `v${n + 1}` }, result: "The file src/task.py has been edited." });
+    const cycle = (rounds: number) => Array.from({ length: rounds }, (_, i) => [pytest(failing), edit(i)]).flat();
+    const { warn, block } = DEFAULT_POLICY.detectors.transient_retries;
+    expect(severity(decideOn([...cycle(warn - 1), pytest()]), "no_progress")).toBe("warn");
+    expect(severity(decideOn([...cycle(block - 1), pytest()]), "no_progress")).toBe("block");
+  });
+
+  it.each([
+    ["pytest's summary", "collected 12 items\n\ntests/test_a.py ..F\n=== 1 failed, 11 passed in 0.84s ==="],
+    ["a FAILED line", "running 3 tests\nFAILED tests/test_a.py::test_x - KeyError"],
+    ["go test", "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\nFAIL\tgithub.com/acme/parse\t0.012s"],
+    ["cargo test", "running 4 tests\ntest parse ... FAILED\n\ntest result: FAILED. 3 passed; 1 failed; 0 ignored"],
+    ["mocha", "  3 passing (12ms)\n  1 failing"],
+  ])("reads %s as a failing run", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("error");
+  });
+
+  it.each([
+    ["a passing pytest run", "collected 12 items\n\ntests/test_a.py ............\n=== 12 passed in 0.84s ==="],
+    ["no failures", "12 passed, 0 failed"],
+  ])("reads %s as a success", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
 
   it("stops the third identical attempt after two permanent failures", () => {
