@@ -86,6 +86,8 @@ const TRANSIENT = new RegExp(
     "connection (reset|refused|closed|aborted|dropped|timed out)|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
+    // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure".
+    "\\b(transient|retr[iy]able|temporary (failure|error))\\b",
   ].join("|"),
   "i",
 );

@@ -78,11 +78,14 @@ const MAX_MASKED_IDS = 3;
 // A time written as a field in prose ("durationMs: 3148", "elapsed_time=2.4"): masked as the JSON field would be.
 const PROSE_FIELD = /\b([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)([ \t]*[:=][ \t]*)("?)([\w.-]+)\3/g;
 
+// In prose a lone "time" or "date" may label anything ("time: 3" counting steps); a compound key says what it holds.
+const isTimeField = (key: string) => cachedKind(key) === "time" && keyWords(key).length > 1;
+
 function maskTimes(text: string): string {
   let out = text;
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
-    /\d/.test(value) && cachedKind(key) === "time" ? `${key}${sep}${quote}<time>${quote}` : field,
+    /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,
   );
 }
 
