@@ -33,9 +33,13 @@ export const errorFlood: Detector = {
     }
     failed.reverse();
     const steps = [...failed.map((c) => c.step), candidate.step];
-    const tools = [...new Set(failed.map((c) => c.tool))].join(", ");
-    return findingAt("error_flood", steps.length, levels.error_flood, steps, () =>
-      `The last ${failed.length} tool calls all failed (${tools}); the run is not recovering.`,
+    const tools = [...new Set(failed.map((c) => c.tool))];
+    // The first call of another tool after one tool's failures is the change of approach a warning asks
+    // for: it is warned about, not refused. If it fails too, the flood spans tools and the next is judged.
+    const switching = tools.length === 1 && tools[0] !== candidate.tool;
+    const finding = findingAt("error_flood", steps.length, levels.error_flood, steps, () =>
+      `The last ${failed.length} tool calls all failed (${tools.join(", ")}); the run is not recovering.`,
     );
+    return finding && switching ? { ...finding, severity: "warn" } : finding;
   },
 };

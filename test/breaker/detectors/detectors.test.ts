@@ -208,6 +208,15 @@ describe("error_flood", () => {
     const specs = [sql("a", "error"), sql("b", "error"), sql("c", "rows"), sql("d", "error"), sql("e", "error"), sql("f")];
     expect(severity(decideOn(specs), "error_flood")).toBe("none");
   });
+
+  it("warns, not blocks, the first call of another tool after one tool's failures, and blocks once that fails too", () => {
+    const download = (hash: string): CallSpec => ({ tool: "download_book", args: { hash }, error: "MCP error 0: No downloads left" });
+    const quota = ["952832e1", "861e122a", "8a969593", "56086b17", "e0e2e267"].map(download);
+    const list: CallSpec = { tool: "bash", args: { command: "ls -lh books/" } };
+    expect(severity(decideOn([...quota, list]), "error_flood")).toBe("warn");
+    const failedList: CallSpec = { ...list, error: "ls: cannot access 'books/': No such file or directory" };
+    expect(severity(decideOn([...quota, failedList, { tool: "read_file", args: { path: "books/index.txt" } }]), "error_flood")).toBe("block");
+  });
 });
 
 describe("budgets", () => {

@@ -45,6 +45,8 @@ describe("fresh identifiers are not progress", () => {
     ];
     expect(summarizeOutcome({ output: runs[0]!.result }).fingerprint).toBe(summarizeOutcome({ output: runs[1]!.result }).fingerprint);
     expect(blocked([...runs, spawn("20c1cde3-85c7-7bb7-77f2-16ad2f29bda5", "11cabb59-b74f-465d-c8c6-15dbeac97d89", 3588), { tool: "spawn_wisps", args: runs[0]!.args }])).toBe(true);
+    // A lone "time" in prose may count anything: "time: 3" and "time: 4" are different answers.
+    expect(summarizeOutcome({ output: "time: 3" }).fingerprint).not.toBe(summarizeOutcome({ output: "time: 4" }).fingerprint);
     // A count written as a field is content: a different number of steps is a different answer.
     expect(summarizeOutcome({ output: "completed, stepsCompleted: 4" }).fingerprint).not.toBe(summarizeOutcome({ output: "completed, stepsCompleted: 5" }).fingerprint);
   });
@@ -117,6 +119,11 @@ describe("transient failures earn retries", () => {
 
   it("lets the fourth identical attempt run after three transient failures", () => {
     expect(blocked([...transient, rates])).toBe(false);
+  });
+
+  it("reads an error that calls itself transient as transient: two, then the third attempt succeeds", () => {
+    const read = { tool: "read_repo", args: {} };
+    expect(blocked([{ ...read, error: "transient: fail 1" }, { ...read, error: "transient: fail 2" }, read])).toBe(false);
   });
 
   it("stops the fifth attempt after four transient failures", () => {
@@ -265,6 +272,22 @@ describe("flailing", () => {
   it("stops many different queries to one tool that all come back empty", () => {
     const decision = decideOn([...queries.slice(0, 5).map((q) => jql(q)), { tool: "jira_search", args: { jql: queries[5] } }]);
     expect(findingOf(decision, "flailing")).toMatchObject({ severity: "block", count: 6 });
+  });
+
+  it("reads misses that each say something different as answers: an API's error paths tried one by one", () => {
+    const curl = (path: string, answer: object): CallSpec => ({ tool: "bash", args: { command: `curl -s localhost:3000${path}` }, result: { success: false, error: answer } });
+    const probes = [
+      curl("/api/tasks/9 -X PUT", { code: "BAD_REQUEST", message: "Invalid JSON in request body" }),
+      curl("/api/tasks/9 -X DELETE", { code: "NOT_FOUND", message: "Task not found" }),
+      curl("/api/auth/register -d bad-email", { code: "VALIDATION_ERROR", message: "Name must be between 2 and 100 characters" }),
+      curl("/api/auth/login -d nobody", { code: "UNAUTHORIZED", message: "Invalid email or password" }),
+      curl("/api/auth/register -d taken", { code: "CONFLICT", message: "Email already registered" }),
+    ];
+    expect(severity(decideOn([...probes, { tool: "bash", args: { command: "curl -s localhost:3000/api/health" } }]), "flailing")).toBe("none");
+    // Guessing gets the same miss back, whatever the guess.
+    const guess = (id: string): CallSpec => ({ tool: "get_chapter", args: { chapter_id: id }, error: `Error executing tool get_chapter: ${id} not found in TOC.` });
+    const guesses = ["text/part0016.html", "text/part0019.html", "text/part0020.html", "text/part0016_split_000.html", "text/part0019_split_000.html"].map(guess);
+    expect(severity(decideOn([...guesses, { tool: "get_chapter", args: { chapter_id: "text/part0021.html" } }]), "flailing")).toBe("block");
   });
 
   it("lets distinct lookups that each miss a few times through", () => {
