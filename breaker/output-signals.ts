@@ -185,13 +185,34 @@ const NOTHING_SAID = new RegExp(
 const NOTHING_SAID_MAX_CHARS = 240;
 const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results", "numResults", "result_count", "resultCount", "hits", "size", "length"];
 
+// Fields of a result envelope rather than its content: paging, counts, status flags, the query echoed back
+// (`total`, `maxResults`, `startAt`, `has_more`, `nextCursor`, `status`, `took_ms`), by the words of their keys.
+const ENVELOPE_WORDS = new Set(
+  "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object".split(" "),
+);
+const envelopeKey = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => ENVELOPE_WORDS.has(word));
+
+// A value that says nothing: unset, empty, zero or false.
+const blank = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false;
+
 function emptyFields(fields: Fields): boolean {
   const values = Object.values(fields);
   if (values.length === 0) return true;
   if (values.every((v) => v === null || v === undefined || v === "")) return true;
   const lists = values.filter(Array.isArray);
-  // {results: [], total: 0}: an envelope whose every list is empty.
-  if (lists.length > 0) return lists.every((list) => list.length === 0);
+  // {results: [], total: 0}: an envelope whose every list is empty. Beside content
+  // ({thoughtNumber: 3, branches: []}) an empty list is just an empty part of an answer.
+  if (lists.length > 0) {
+    return (
+      lists.every((list) => list.length === 0) &&
+      Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)))
+    );
+  }
   // {count: 0, ...} with nothing listed.
   return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
 }

@@ -24,7 +24,8 @@ const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?
 const TIME_WORDS = new Set(["at", "time", "timestamp", "ts", "date", "datetime", "epoch", "now"]);
 const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime"]);
 const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
-const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter"]);
+// "history" too: a history's length or size (thoughtHistoryLength) grows with every call, whatever it answers.
+const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter", "history"]);
 
 type KeyKind = "noise" | "time" | "id" | "counter" | "content";
 
