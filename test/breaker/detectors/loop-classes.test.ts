@@ -263,6 +263,28 @@ describe("identifier variants and rewordings are one request", () => {
     expect(blocked([search("weather in Paris today", "empty"), search("Paris weather today?", "empty"), search("today's weather, Paris")])).toBe(true);
     expect(blocked([search("weather in Paris", "empty"), search("weather in Lyon", "empty"), search("weather in Nice")])).toBe(false);
   });
+
+  it("compares command lines as code: a long shared `cd <path> &&` prefix does not make different commands one request", () => {
+    const dir = "cd /Users/dev/Library/CloudStorage/OneDrive-Acme/Documents/Projects/Personal/go-clean-arch";
+    const sh = (command: string, result?: string): CallSpec => ({ tool: "execute_terminal_command", args: { command: `${dir} && ${command}` }, ...(result === undefined ? {} : { result }) });
+    const steps = [sh("go mod tidy", "go: go.mod file not found in current directory or any parent directory"), sh("dep ensure", "/bin/sh: dep: command not found"), sh("ls -la | grep vendor", "")];
+    expect(blocked([...steps, sh("cat Makefile")])).toBe(false);
+    // The same command reworded only in its spacing is still the same command.
+    const same = [sh("go mod tidy", "go: go.mod file not found"), sh("go  mod tidy", "go: go.mod file not found")];
+    expect(blocked([...same, sh("go mod  tidy")])).toBe(true);
+  });
+});
+
+describe("empty answers and answers with empty parts", () => {
+  it("reads an envelope with nothing in it as empty, and content beside an empty list as an answer", () => {
+    expect(summarizeOutcome({ output: { startAt: 0, maxResults: 20, total: 0, issues: [] } }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: { results: [], has_more: false, next_cursor: null, took_ms: 12 } }).kind).toBe("empty");
+    const thought = (n: number, history: number) => ({ thoughtNumber: n, totalThoughts: 8, nextThoughtNeeded: true, branches: [], thoughtHistoryLength: history });
+    expect(summarizeOutcome({ output: JSON.stringify(thought(3, 3)) }).kind).toBe("ok");
+    // A history that grows with every call is a counter: the same thought again is the same answer.
+    expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).toBe(summarizeOutcome({ output: thought(1, 2) }).fingerprint);
+    expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).not.toBe(summarizeOutcome({ output: thought(2, 2) }).fingerprint);
+  });
 });
 
 describe("flailing", () => {
