@@ -83,7 +83,7 @@ const TRANSIENT = new RegExp(
     "(temporar(il)?y|currently) (unavailable|down|overloaded)",
     "service unavailable|bad gateway|gateway time-?out|internal server error|server error",
     "timed? ?out|timeout|deadline exceeded",
-    "connection (reset|refused|closed|aborted|dropped|timed out)|socket hang ?up|broken pipe|network (error|unreachable)",
+    "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
     // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure".
@@ -289,8 +289,13 @@ function statedInProse(text: string): boolean {
   return false;
 }
 
+// A row of a headerless tab- or space-aligned table ("test\tpending\t0\thttps://..." from `gh pr checks`) with a cell
+// that is a job state word and nothing else.
+const STATE_CELL = new RegExp(`(^|\\t| {2,})(${UNFINISHED})(\\t| {2,}|$)`, "im");
+
 // The state column of a whitespace-aligned table: each row's cell that starts where the header's does.
 function tableInProgress(text: string): boolean {
+  if (STATE_CELL.test(text)) return true;
   const lines = text.split("\n");
   const header = lines.findIndex((line) => STATE_HEADER.test(line) && line.trim().split(/\s{2,}|\t/).length >= 2);
   if (header < 0) return false;

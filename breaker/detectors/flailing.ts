@@ -5,6 +5,7 @@ import { findingAt } from "./detector.js";
 import { calls } from "./wording.js";
 import { isMiss } from "./progress.js";
 import { sameRequest } from "./similarity.js";
+import { isSweep } from "./sweep.js";
 
 /**
  * Many different requests to one tool, every one of them empty or failing
@@ -35,6 +36,7 @@ export const flailing: Detector = {
       bySignature.set(signature, [...(bySignature.get(signature) ?? []), call]);
     }
     const alike = [...bySignature.values()].reduce((a, b) => (b.length > a.length ? b : a));
+    if (isSweep(candidate, alike, run)) return null;
     // One representative per request: the candidate, then each earlier miss unlike every one kept.
     const distinct: CallRecord[] = [candidate];
     for (const call of alike) if (!distinct.some((kept) => sameRequest(kept, call, similarity))) distinct.push(call);

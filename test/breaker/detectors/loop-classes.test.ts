@@ -121,6 +121,12 @@ describe("transient failures earn retries", () => {
     expect(blocked([...transient, rates])).toBe(false);
   });
 
+  it("reads a dropped SMTP connection as transient: the third identical send after two runs", () => {
+    const send = { tool: "send_email", args: { to: "legal@partner.example", subject: "Signed contract" } };
+    const dropped = { ...send, error: "SMTPServerDisconnected: Connection unexpectedly closed" };
+    expect(blocked([dropped, dropped, send])).toBe(false);
+  });
+
   it("reads an error that calls itself transient as transient: two, then the third attempt succeeds", () => {
     const read = { tool: "read_repo", args: {} };
     expect(blocked([{ ...read, error: "transient: fail 1" }, { ...read, error: "transient: fail 2" }, read])).toBe(false);
@@ -221,6 +227,9 @@ describe("polling is judged by time as well as count", () => {
     expect(summarizeOutcome({ output: { agents: [{ id: "research-1", status: "running" }, { id: "lint-2", status: "done" }] } }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: { agents: [{ id: "lint-2", status: "done" }] } }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: "Process running with session ID 3" }).inProgress).toBe(true);
+    // A headerless table (`gh pr checks`) with a state cell.
+    expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpending\t0\thttps://ci/2" }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpass\t4m12s\thttps://ci/2" }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: { phase: "Terminating" } }).inProgress).toBe(true);
     // -ing words that name a condition, not a state under way.
     expect(summarizeOutcome({ output: { status: "missing" } }).inProgress).toBeUndefined();
@@ -310,6 +319,16 @@ describe("flailing", () => {
     const guess = (id: string): CallSpec => ({ tool: "get_chapter", args: { chapter_id: id }, error: `Error executing tool get_chapter: ${id} not found in TOC.` });
     const guesses = ["text/part0016.html", "text/part0019.html", "text/part0020.html", "text/part0016_split_000.html", "text/part0019_split_000.html"].map(guess);
     expect(severity(decideOn([...guesses, { tool: "get_chapter", args: { chapter_id: "text/part0021.html" } }]), "flailing")).toBe("block");
+  });
+
+  it("lets a sweep run on: one grep over many files misses on most, after hitting on one", () => {
+    const grep = (file: string, result = ""): CallSpec => ({ tool: "shell", args: { command: `grep -n 'time.Sleep' daemon/${file}_test.go || true` }, result });
+    const files = ["core", "lifecycle", "errors", "io", "config", "timeout", "replay", "session", "limits"];
+    const sweep = [grep("concurrency", "43:\ttime.Sleep(200 * time.Millisecond)"), ...files.slice(0, 8).map((f) => grep(f))];
+    expect(severity(decideOn([...sweep, { tool: "shell", args: { command: `grep -n 'time.Sleep' daemon/${files[8]}_test.go || true` } }]), "flailing")).toBe("none");
+    // Without a hit on any target the same shape is guessing.
+    const guesses = files.slice(0, 6).map((f) => grep(f));
+    expect(severity(decideOn([...guesses, { tool: "shell", args: { command: "grep -n 'time.Sleep' daemon/x_test.go || true" } }]), "flailing")).toBe("block");
   });
 
   it("lets distinct lookups that each miss a few times through", () => {
