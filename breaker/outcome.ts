@@ -1,5 +1,5 @@
 import { canonicalOutputParts, hashText } from "./canonical.js";
-import { failureInOutput, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
+import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -56,6 +56,11 @@ function failed(kind: string, transient: boolean, canonical: string): ToolOutcom
   return { kind: "error", fingerprint: hashText(`${kind}:${canonical}`), ...(transient ? { transient: true } : {}) };
 }
 
+// A call the harness never ran: an error without result, which no streak of failures counts.
+function cancelled(text: string): ToolOutcome {
+  return { kind: "error", fingerprint: hashText(`cancelled:${text.trim()}`), cancelled: true };
+}
+
 /**
  * Classify a tool result and fingerprint it, the same way at runtime and
  * offline: an error whether it was thrown or only said in the output, empty
@@ -67,9 +72,11 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
   try {
     if (thrown) {
       const text = errorText(raw.error);
+      if (isCancellation(text)) return cancelled(text);
       return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args));
     }
     const { value, flaggedError } = readToolOutput(raw.output);
+    if (typeof value === "string" && isCancellation(value)) return cancelled(value);
     const parts = canonicalOutputParts(value);
     const { ids } = parts;
     const canonical = withoutEchoes(parts.canonical, raw.args);

@@ -92,6 +92,24 @@ const TRANSIENT = new RegExp(
   "i",
 );
 
+// The harness did not run the call: a sibling in its parallel batch failed ("Sibling tool call errored"), or the
+// call was cancelled or aborted as the run was interrupted.
+const CANCELLED = new RegExp(
+  "^\\W*(<\\w+>)?\\s*(" +
+    [
+      "sibling tool call (errored|failed)",
+      "(the )?(tool call|call|request|operation|execution|run) (was )?(cancel+ed|aborted|interrupted)( by the user| because [^\\n]{0,80})?",
+      "(cancel+ed|aborted|interrupted) (by the user|because [^\\n]{0,80})",
+    ].join("|") +
+    ")\\W*(<\\/\\w+>)?\\W*$",
+  "i",
+);
+
+/** True when an error says the call never ran: cancelled with its batch or its run. */
+export function isCancellation(text: string): boolean {
+  return CANCELLED.test(text.trim());
+}
+
 /** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
 export function isTransientText(text: string): boolean {
   return TRANSIENT.test(text);

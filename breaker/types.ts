@@ -46,6 +46,11 @@ export interface ToolOutcome {
   inProgress?: boolean;
   /** Hash of the generated ids the fingerprint masked: a new one each call means a new thing was made. */
   ids?: string;
+  /**
+   * The call never ran: the harness cancelled it because another call of its
+   * batch failed, or the run was interrupted. It is no failure of its own.
+   */
+  cancelled?: boolean;
 }
 
 /** One recorded call in a session's window, as the store keeps it and the detectors read it. */

@@ -16,7 +16,7 @@ function isNewFailure(call: CallRecord, run: readonly CallRecord[], index: numbe
 
 /**
  * Call after call failing, whatever the tools and arguments: the run is not
- * recovering. Calls still running neither break nor extend the streak, and
+ * recovering. Calls still running or cancelled neither break nor extend the streak, and
  * neither do the steps of a debug cycle (a changed request failing in a new way).
  */
 export const errorFlood: Detector = {
@@ -27,7 +27,7 @@ export const errorFlood: Detector = {
     const failed: CallRecord[] = [];
     for (let i = run.length - 1; i >= 0; i--) {
       const call = run[i]!;
-      if (!call.outcome) continue;
+      if (!call.outcome || call.outcome.cancelled) continue;
       if (call.outcome.kind !== "error") break;
       if (!isNewFailure(call, run, i, similarity)) failed.push(call);
     }

@@ -21,7 +21,7 @@ export const flailing: Detector = {
     const misses: CallRecord[] = [];
     for (let i = run.length - 1; i >= 0; i--) {
       const call = run[i]!;
-      if (call.tool !== candidate.tool || !call.outcome) continue;
+      if (call.tool !== candidate.tool || !call.outcome || call.outcome.cancelled) continue;
       if (!isMiss(call)) break;
       misses.push(call);
     }

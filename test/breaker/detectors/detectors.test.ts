@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { summarizeOutcome } from "../../../breaker/outcome.js";
 import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { decideOn, findingOf, severity, times, type CallSpec } from "../support/window.js";
 
@@ -207,6 +208,14 @@ describe("error_flood", () => {
   it("restarts after any call that did not fail", () => {
     const specs = [sql("a", "error"), sql("b", "error"), sql("c", "rows"), sql("d", "error"), sql("e", "error"), sql("f")];
     expect(severity(decideOn(specs), "error_flood")).toBe("none");
+  });
+
+  it("does not count calls the harness cancelled because a sibling in their batch failed", () => {
+    const read = (path: string, error: string): CallSpec => ({ tool: "Read", args: { file_path: path }, error });
+    const cancelled = ["schemas", "services", "models", "routes"].map((dir) => read(`app/${dir}`, "<tool_use_error>Sibling tool call errored</tool_use_error>"));
+    const specs = [read("app/api", "EISDIR: illegal operation on a directory, read"), ...cancelled, { tool: "Glob", args: { pattern: "app/**/*.py" } }];
+    expect(severity(decideOn(specs), "error_flood")).toBe("none");
+    expect(summarizeOutcome({ output: "cancelled" }).kind).toBe("ok");
   });
 
   it("warns, not blocks, the first call of another tool after one tool's failures, and blocks once that fails too", () => {
