@@ -315,13 +315,16 @@ const STATE_CELL = new RegExp(`(^|\\t| {2,})(${UNFINISHED})(\\t| {2,}|$)`, "im")
 function tableInProgress(text: string): boolean {
   if (STATE_CELL.test(text)) return true;
   const lines = text.split("\n");
-  const header = lines.findIndex((line) => STATE_HEADER.test(line) && line.trim().split(/\s{2,}|\t/).length >= 2);
+  const header = lines.findIndex((line) => STATE_HEADER.test(line) && line.trim().split(/\s+/).length >= 2);
   if (header < 0) return false;
   const match = STATE_HEADER.exec(lines[header]!)!;
   const column = match.index + match[1]!.length;
+  // Columns are found by position when aligned, by word count when single-spaced ("NAME READY STATUS").
+  const index = lines[header]!.slice(0, column).trim().split(/\s+/).filter(Boolean).length;
   return lines.slice(header + 1).some((row) => {
-    const cell = /^\S+(?: \S+)?/.exec(row.slice(column))?.[0];
-    return cell !== undefined && row[column - 1] !== undefined && /\s/.test(row[column - 1]!) && isUnfinishedState(cell);
+    const aligned = row[column - 1] !== undefined && /\s/.test(row[column - 1]!) ? /^\S+(?: \S+)?/.exec(row.slice(column))?.[0] : undefined;
+    const counted = row.trim().split(/\s+/)[index];
+    return (aligned !== undefined && isUnfinishedState(aligned)) || (counted !== undefined && isUnfinishedState(counted));
   });
 }
 

@@ -224,6 +224,8 @@ describe("polling is judged by time as well as count", () => {
     const pods = (state: string) => `NAME                   READY   STATUS\napi-7d9c6b5f4-x2kqp    0/1     ${state}`;
     expect(summarizeOutcome({ output: pods("ContainerCreating") }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: pods("Completed") }).inProgress).toBeUndefined();
+    // Single-spaced columns are found by word count.
+    expect(summarizeOutcome({ output: "NAME READY STATUS\napi-7c9d-x2 0/1 Running (readiness probe pending)" }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: { agents: [{ id: "research-1", status: "running" }, { id: "lint-2", status: "done" }] } }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: { agents: [{ id: "lint-2", status: "done" }] } }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: "Process running with session ID 3" }).inProgress).toBe(true);
