@@ -107,7 +107,8 @@ const CANCELLED = new RegExp(
 
 /** True when an error says the call never ran: cancelled with its batch or its run. */
 export function isCancellation(text: string): boolean {
-  return CANCELLED.test(text.trim());
+  // Read through the wrappers a harness puts on a tool's error ("Error: Read failed: ...").
+  return CANCELLED.test(text.trim().replace(/^(error:\s*)?([\w.-]+ failed:\s*)?/i, ""));
 }
 
 /** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
@@ -206,7 +207,7 @@ const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results"
 // Fields of a result envelope rather than its content: paging, counts, status flags, the query echoed back
 // (`total`, `maxResults`, `startAt`, `has_more`, `nextCursor`, `status`, `took_ms`), by the words of their keys.
 const ENVELOPE_WORDS = new Set(
-  "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object".split(" "),
+  "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
 );
 const envelopeKey = (key: string) =>
   key

@@ -32,7 +32,7 @@ export const flailing: Detector = {
     const similarity = levels.semantic_stutter.similarity;
     const bySignature = new Map<string, CallRecord[]>();
     for (const call of misses) {
-      const signature = call.outcome!.kind === "error" ? call.outcome!.fingerprint : call.outcome!.kind;
+      const signature = call.outcome!.kind === "error" ? (call.outcome!.shape ?? call.outcome!.fingerprint) : call.outcome!.kind;
       bySignature.set(signature, [...(bySignature.get(signature) ?? []), call]);
     }
     const alike = [...bySignature.values()].reduce((a, b) => (b.length > a.length ? b : a));

@@ -100,6 +100,19 @@ describe("results that echo the request", () => {
     expect(failure("/docs/pricing-faq.md").fingerprint).toBe(failure("/docs/Pricing_FAQ.md").fingerprint);
     const none = (q: string) => summarizeOutcome({ output: `No results for '${q}'.`, args: { query: q } });
     expect(none("acme corp").fingerprint).toBe(none("ACME Corporation").fingerprint);
+    // Only whole tokens are echoes: a value inside a longer word (the tool's own name) is left alone.
+    const auth = (args: object) => summarizeOutcome({ error: "start_google_auth failed: missing required parameter 'service_name'", args });
+    expect(auth({ provider: "google" }).fingerprint).toBe(auth({ account: "me" }).fingerprint);
+  });
+
+  it("give failures that differ only in the name they were asked about one shape: table guesses are one miss", () => {
+    const select = (table: string) => summarizeOutcome({ error: `relation "${table}" does not exist`, args: { sql: `SELECT * FROM ${table} WHERE id = 1` } });
+    expect(select("payments").fingerprint).not.toBe(select("refunds").fingerprint);
+    expect(select("payments").shape).toBe(select("refunds").shape);
+    const guesses = ["payments", "refunds", "ledger_entries", "audit_trail", "shipments"].map(
+      (table): CallSpec => ({ tool: "query_database", args: { sql: `SELECT * FROM ${table}` }, error: `relation "${table}" does not exist` }),
+    );
+    expect(severity(decideOn([...guesses, { tool: "query_database", args: { sql: "SELECT * FROM vendors" } }]), "flailing")).toBe("block");
   });
 
   it("stop cosmetic variants of one bad request that fail the same way, each echoing itself", () => {
