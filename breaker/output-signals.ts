@@ -204,8 +204,9 @@ const NOTHING_SAID = new RegExp(
 const NOTHING_SAID_MAX_CHARS = 240;
 const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results", "numResults", "result_count", "resultCount", "hits", "size", "length"];
 
-// Fields of a result envelope rather than its content: paging, counts, status flags, the query echoed back
-// (`total`, `maxResults`, `startAt`, `has_more`, `nextCursor`, `status`, `took_ms`), by the words of their keys.
+// Fields of a result envelope rather than its content: paging, counts, status flags, the query echoed back, a
+// hint or note on the miss (`total`, `maxResults`, `startAt`, `has_more`, `nextCursor`, `status`, `hint`), by
+// the words of their keys.
 const ENVELOPE_WORDS = new Set(
   "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
 );
