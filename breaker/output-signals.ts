@@ -7,6 +7,8 @@
  * module, so a trajectory replays exactly as the graph judged it live.
  */
 
+import { keyWords } from "./key-words.js";
+
 /** A failure found in an output, and whether a retry may cure it. */
 export interface FailureSignal {
   /** Rate limits, 5xx, timeouts, dropped connections: what every retry policy retries. */
@@ -210,12 +212,7 @@ const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results"
 const ENVELOPE_WORDS = new Set(
   "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
 );
-const envelopeKey = (key: string) =>
-  key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .some((word) => ENVELOPE_WORDS.has(word));
+const envelopeKey = (key: string) => keyWords(key).some((word) => ENVELOPE_WORDS.has(word));
 
 // A value that says nothing: unset, empty, zero or false.
 const blank = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false;

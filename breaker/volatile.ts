@@ -10,14 +10,8 @@
  * masked everywhere (a polled list whose `updated_at` ticks has not moved).
  */
 
-// Words of a key, split at case changes and separators: "messageId" -> message id.
-function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
+import { keyWords } from "./key-words.js";
+
 
 // Keys whose values are per-request noise wherever they appear.
 const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?$|^(nonce|etag|signature|cwd)$/;

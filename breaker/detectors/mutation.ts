@@ -1,5 +1,5 @@
-import { BoundedCache } from "../bounded-cache.js";
-import type { CallRecord } from "../types.js";
+import { memoByCall } from "../call-memo.js";
+import { keyWords } from "../key-words.js";
 
 // Verbs that change what a later call may find: files written, records changed, packages installed.
 const MUTATING_VERB =
@@ -20,13 +20,6 @@ const SHELL_MUTATION = new RegExp(
   ].join("|"),
 );
 
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
 
 function mutatesByArgs(args: unknown): boolean | undefined {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
@@ -35,12 +28,10 @@ function mutatesByArgs(args: unknown): boolean | undefined {
     if (typeof value !== "string") continue;
     const text = value.trim();
     // One word names the operation; a command line is read as the shell would run it.
-    return /^[\w-]+$/.test(text) ? words(text).some((w) => MUTATING_VERB.test(w)) : SHELL_MUTATION.test(text);
+    return /^[\w-]+$/.test(text) ? keyWords(text).some((w) => MUTATING_VERB.test(w)) : SHELL_MUTATION.test(text);
   }
   return undefined;
 }
-
-const cache = new BoundedCache<string, boolean>(2_048);
 
 /**
  * True when a call changes the world a later call looks at: a tool whose name
@@ -50,18 +41,8 @@ const cache = new BoundedCache<string, boolean>(2_048);
  * the same failing test run again is a new test of a changed program; after a
  * read it is the same test.
  */
-export function mutates(call: CallRecord): boolean {
-  const key = `${call.tool}\u0000${call.argsHash}`;
-  let found = cache.get(key);
-  if (found === undefined) {
-    let args: unknown;
-    try {
-      args = JSON.parse(call.args);
-    } catch {
-      args = call.args;
-    }
-    found = mutatesByArgs(args) ?? (typeof args === "string" && SHELL_MUTATION.test(args) ? true : words(call.tool).some((w) => MUTATING_VERB.test(w)));
-    cache.set(key, found);
-  }
-  return found;
-}
+export const mutates = memoByCall<boolean>(
+  2_048,
+  (args, call) =>
+    mutatesByArgs(args) ?? (typeof args === "string" && SHELL_MUTATION.test(args) ? true : keyWords(call.tool).some((w) => MUTATING_VERB.test(w))),
+);

@@ -1,4 +1,4 @@
-import { BoundedCache } from "../bounded-cache.js";
+import { memoByCall } from "../call-memo.js";
 import type { CallRecord } from "../types.js";
 
 // Argument keys that make a call wait on purpose: wait, interval, delay, sleep (with an optional unit).
@@ -50,8 +50,6 @@ function waitToolSeconds(args: unknown): number {
   return 0;
 }
 
-const cache = new BoundedCache<string, number>(2_048);
-
 /**
  * Seconds a call waits by its own arguments: a wait, interval or delay
  * field, a `sleep N` in a shell command, or the number given to a tool that
@@ -59,21 +57,9 @@ const cache = new BoundedCache<string, number>(2_048);
  * per call has been polling for at least a minute per call, whatever the
  * clock says.
  */
-export function waitSeconds(call: CallRecord): number {
-  const key = `${call.tool}\u0000${call.argsHash}`;
-  let found = cache.get(key);
-  if (found === undefined) {
-    let args: unknown;
-    try {
-      args = JSON.parse(call.args);
-    } catch {
-      args = call.args;
-    }
-    found = Math.max(scan(args, "", 0), WAIT_TOOL.test(call.tool) ? waitToolSeconds(args) : 0);
-    cache.set(key, found);
-  }
-  return found;
-}
+export const waitSeconds = memoByCall<number>(2_048, (args, call) =>
+  Math.max(scan(args, "", 0), WAIT_TOOL.test(call.tool) ? waitToolSeconds(args) : 0),
+);
 
 /** True when a call only waits: a wait tool, or a shell `sleep`. */
 export function isWait(call: CallRecord): boolean {
