@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { configure } from "safe-stable-stringify";
 import { maskVolatile, type Masked } from "./volatile.js";
 
@@ -69,7 +69,8 @@ export function canonicalOutput(output: unknown): string {
 
 /** Short stable hash of a string (sha256, 128 bits, base64url). */
 export function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+  // The one-shot crypto.hash: the same digest as createHash, without a Hash object per call (several per checked call).
+  return hash("sha256", text, "base64url").slice(0, 22);
 }
 
 /** Fingerprint of tool arguments: equal exactly when the canonical forms are equal. */

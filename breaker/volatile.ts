@@ -75,13 +75,19 @@ const ID_PATTERNS: readonly RegExp[] = [
 // A text naming more generated ids than this is listing records, not reporting on one call.
 const MAX_MASKED_IDS = 3;
 
+// Every time pattern needs a digit and every id pattern a digit or a hyphen: most strings skip the scans.
+const HAS_DIGIT = /\d/;
+const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
+
 function maskTimes(text: string): string {
+  if (!HAS_DIGIT.test(text)) return text;
   let out = text;
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
   return out;
 }
 
 function maskIds(text: string, ids: string[]): string {
+  if (!HAS_DIGIT_OR_HYPHEN.test(text)) return text;
   let found = 0;
   for (const pattern of ID_PATTERNS) found += text.match(pattern)?.length ?? 0;
   if (found === 0 || found > MAX_MASKED_IDS) return text;
