@@ -246,9 +246,13 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
     return entry;
   }
 
+  // True when the replayed circuit differs from the stored one and this process has not written it yet.
+  function unwritten(batch: BatchRecord, replay: Replay, entry: KnownCircuit): boolean {
+    return !sameCircuit(replay.circuit, batch.circuit) && !sameCircuit(entry.written, replay.circuit);
+  }
+
   // Write a replayed circuit that differs from the stored one, once per process; the verdicts stand whatever happens.
   async function persist(sessionId: string, batch: BatchRecord, replay: Replay, entry: KnownCircuit): Promise<void> {
-    if (sameCircuit(replay.circuit, batch.circuit) || sameCircuit(entry.written, replay.circuit)) return;
     entry.written = replay.circuit;
     try {
       await store.transition(sessionId, replay.circuit, limits, { epoch: batch.epoch, through: replay.through });
@@ -295,7 +299,8 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
       return verdict;
     });
     const entry = remember(sessionId, batch, replay);
-    await persist(sessionId, batch, replay, entry);
+    // Most checks change nothing: no write, and no promise to wait on.
+    if (unwritten(batch, replay, entry)) await persist(sessionId, batch, replay, entry);
     // Events for this batch's own new calls; a repeat re-answers without a new transition.
     batch.steps.forEach(({ step, duplicate }, i) => {
       if (duplicate) return;
