@@ -26,8 +26,11 @@ export function safeJson(value: unknown): string {
 /** Stored canonical arguments are cut to this many characters; the hash covers all of them. */
 export const MAX_CANONICAL_CHARS = 2_048;
 
+// NFKC leaves ASCII as it is; most argument and output strings are ASCII and skip the ICU call.
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function normalizeString(value: string): string {
-  return value.normalize("NFKC").trim();
+  return (NON_ASCII.test(value) ? value.normalize("NFKC") : value).trim();
 }
 
 function argsReplacer(_key: string, value: unknown): unknown {
