@@ -1,6 +1,6 @@
 import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
-import { failureInOutput, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
+import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -50,7 +50,9 @@ function echoPattern(echo: string): RegExp {
   let pattern = echoPatterns.get(echo);
   if (!pattern) {
     const escaped = JSON.stringify(echo).slice(1, -1);
-    echoPatterns.set(echo, (pattern = new RegExp(escapeRegExp(escaped), "gi")));
+    // A whole token only: "google" echoed is masked, the "google" inside "start_google_auth" is not.
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(escaped)}(?![\\p{L}\\p{N}_])`, "giu");
+    echoPatterns.set(echo, pattern);
   }
   return pattern;
 }
@@ -62,13 +64,37 @@ function withoutEchoes(canonical: string, args: unknown): string {
   return out;
 }
 
+// The words of a call's arguments (names, identifiers, paths' parts), lower-cased.
+function argWords(args: unknown): Set<string> {
+  const words = new Set<string>();
+  for (const echo of echoesOf(args)) for (const word of echo.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{2,}/gu) ?? []) words.add(word);
+  return words;
+}
+
+/** An error's text with every word of the call's arguments masked: what kind of failure it is, whatever it names. */
+function shapeOf(canonical: string, args: unknown): string {
+  const words = argWords(args);
+  return words.size === 0 ? canonical : canonical.replace(/[\p{L}_][\p{L}\p{N}_]{2,}/gu, (word) => (words.has(word.toLowerCase()) ? "<arg>" : word));
+}
+
 function errorText(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return typeof error === "string" ? error : canonicalOutputParts(error).canonical;
 }
 
-function failed(kind: string, transient: boolean, canonical: string): ToolOutcome {
-  return { kind: "error", fingerprint: hashText(`${kind}:${canonical}`), ...(transient ? { transient: true } : {}) };
+function failed(kind: string, transient: boolean, canonical: string, args: unknown): ToolOutcome {
+  const shape = shapeOf(canonical, args);
+  return {
+    kind: "error",
+    fingerprint: hashText(`${kind}:${canonical}`),
+    ...(transient ? { transient: true } : {}),
+    ...(shape !== canonical ? { shape: hashText(`${kind}:${shape}`) } : {}),
+  };
+}
+
+// A call the harness never ran: an error without result, which no streak of failures counts.
+function cancelled(text: string): ToolOutcome {
+  return { kind: "error", fingerprint: hashText(`cancelled:${text.trim()}`), cancelled: true };
 }
 
 /**
@@ -82,14 +108,16 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
   try {
     if (thrown) {
       const text = errorText(raw.error);
-      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args));
+      if (isCancellation(text)) return cancelled(text);
+      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args), raw.args);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
+    if (typeof value === "string" && isCancellation(value)) return cancelled(value);
     const parts = canonicalOutputParts(value);
     const { ids } = parts;
     const canonical = withoutEchoes(parts.canonical, raw.args);
     const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
-    if (failure) return failed("error", failure.transient, canonical);
+    if (failure) return failed("error", failure.transient, canonical, raw.args);
     const inProgress = isInProgress(value);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {

@@ -66,6 +66,11 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   /^(fatal|error)(\[\w+\])?: /m,
   // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".
   /^[A-Z]\w*(Error|Exception)(: |$)/m,
+  // A test runner's verdict: "FAILED tests/x.py::t", "FAIL src/a.test.ts", "--- FAIL: TestX", "test result: FAILED",
+  // or a summary naming failures beside passes ("1 failed, 11 passed", "3 passing, 1 failing").
+  /^(--- )?(FAILED|FAIL)\b[ :\t]/m,
+  /\btest result: FAILED\b/,
+  /\b[1-9]\d* (failed|failing|errors?)\b[^]{0,200}?\b\d+ (passed|passing)\b|\b\d+ (passed|passing)\b[^]{0,200}?\b[1-9]\d* (failed|failing|errors?)\b/,
 ];
 
 // Failures that a retry may cure.
@@ -78,12 +83,33 @@ const TRANSIENT = new RegExp(
     "(temporar(il)?y|currently) (unavailable|down|overloaded)",
     "service unavailable|bad gateway|gateway time-?out|internal server error|server error",
     "timed? ?out|timeout|deadline exceeded",
-    "connection (reset|refused|closed|aborted|dropped|timed out)|socket hang ?up|broken pipe|network (error|unreachable)",
+    "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
+    // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure".
+    "\\b(transient|retr[iy]able|temporary (failure|error))\\b",
   ].join("|"),
   "i",
 );
+
+// The harness did not run the call: a sibling in its parallel batch failed ("Sibling tool call errored"), or the
+// call was cancelled or aborted as the run was interrupted.
+const CANCELLED = new RegExp(
+  "^\\W*(<\\w+>)?\\s*(" +
+    [
+      "sibling tool call (errored|failed)",
+      "(the )?(tool call|call|request|operation|execution|run) (was )?(cancel+ed|aborted|interrupted)( by the user| because [^\\n]{0,80})?",
+      "(cancel+ed|aborted|interrupted) (by the user|because [^\\n]{0,80})",
+    ].join("|") +
+    ")\\W*(<\\/\\w+>)?\\W*$",
+  "i",
+);
+
+/** True when an error says the call never ran: cancelled with its batch or its run. */
+export function isCancellation(text: string): boolean {
+  // Read through the wrappers a harness puts on a tool's error ("Error: Read failed: ...").
+  return CANCELLED.test(text.trim().replace(/^(error:\s*)?([\w.-]+ failed:\s*)?/i, ""));
+}
 
 /** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
 export function isTransientText(text: string): boolean {
@@ -180,13 +206,35 @@ const NOTHING_SAID = new RegExp(
 const NOTHING_SAID_MAX_CHARS = 240;
 const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results", "numResults", "result_count", "resultCount", "hits", "size", "length"];
 
+// Fields of a result envelope rather than its content: paging, counts, status flags, the query echoed back, a
+// hint or note on the miss (`total`, `maxResults`, `startAt`, `has_more`, `nextCursor`, `status`, `hint`), by
+// the words of their keys.
+const ENVELOPE_WORDS = new Set(
+  "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
+);
+const envelopeKey = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => ENVELOPE_WORDS.has(word));
+
+// A value that says nothing: unset, empty, zero or false.
+const blank = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false;
+
 function emptyFields(fields: Fields): boolean {
   const values = Object.values(fields);
   if (values.length === 0) return true;
   if (values.every((v) => v === null || v === undefined || v === "")) return true;
   const lists = values.filter(Array.isArray);
-  // {results: [], total: 0}: an envelope whose every list is empty.
-  if (lists.length > 0) return lists.every((list) => list.length === 0);
+  // {results: [], total: 0}: an envelope whose every list is empty. Beside content
+  // ({thoughtNumber: 3, branches: []}) an empty list is just an empty part of an answer.
+  if (lists.length > 0) {
+    return (
+      lists.every((list) => list.length === 0) &&
+      Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)))
+    );
+  }
   // {count: 0, ...} with nothing listed.
   return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
 }
@@ -209,12 +257,36 @@ export function isEmptyOutput(value: unknown): boolean {
 const UNFINISHED =
   "running|pending|queued|in[ _-]?progress|processing|waiting|started|starting|scheduled|building|deploying|provisioning|creating|initiali[sz]ing|not[ _-]?(started|ready|finished|done|complete)|accepted|submitted|executing|working|uploading|downloading|syncing|retrying|requested|preparing";
 const UNFINISHED_VALUE = new RegExp(`^(${UNFINISHED})$`, "i");
-// In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output".
+// A present participle names a state still under way ("Terminating", "ContainerCreating", "PodInitializing"),
+// except for the few -ing words that name a condition or a thing.
+const ONGOING_WORD = /^[a-z]{3,}ing$/;
+const NOT_ONGOING = new Set(["missing", "warning", "nothing", "something", "anything", "everything", "string", "thing", "ceiling", "setting", "during"]);
+
+// The words of a state value, split at case changes and separators: "ContainerCreating" -> container creating.
+function stateWords(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+/** True when a state value says the work is not finished: a job-state word, or a state under way (an -ing word). */
+export function isUnfinishedState(value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > 60) return false;
+  if (UNFINISHED_VALUE.test(trimmed)) return true;
+  const words = stateWords(trimmed);
+  return words.length <= 4 && words.some((w) => UNFINISHED_VALUE.test(w) || (ONGOING_WORD.test(w) && !NOT_ONGOING.has(w)));
+}
+
+// In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output",
+// or a first line naming its subject and state ("Process running with session ID 3", "Build queued").
 const UNFINISHED_WORDS = "running|pending|queued|in[ _-]?progress|processing|waiting|building|deploying|provisioning|initiali[sz]ing|executing";
 const UNFINISHED_TEXT = new RegExp(
   [
     `\\b(still|currently|is|are|now) (being )?(${UNFINISHED_WORDS})\\b`,
-    `\\b(status|state|phase)\\W{0,3}(is )?["']?(${UNFINISHED_WORDS})\\b`,
+    `^\\W*[A-Za-z]+( [A-Za-z]+)? (${UNFINISHED_WORDS})\\b`,
     "\\bin[ _-]progress\\b",
     "\\bno new output\\b",
     "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
@@ -223,26 +295,68 @@ const UNFINISHED_TEXT = new RegExp(
   ].join("|"),
   "i",
 );
+// "status: ContainerCreating", "State = Provisioning": the value is read as a state value.
+const STATED_STATE = /\b(status|state|phase)\W{0,3}(?:is )?["']?([A-Za-z][\w-]*)/gi;
+// A table's header naming a state column (kubectl, docker ps, gh run list): the cells below it are state values.
+const STATE_HEADER = /(^|\s)(STATUS|STATE|PHASE|Status|State|Phase)(\s|$)/;
 const STATUS_KEYS = ["status", "state", "phase", "stage", "job_status", "jobStatus", "run_status", "runStatus"];
 const DONE_KEYS = ["done", "completed", "complete", "finished", "ready", "is_done", "isDone", "is_complete", "isComplete"];
 const IN_PROGRESS_MAX_CHARS = 600;
+// Records of a list read for their state: enough for a task board, bounded for a huge listing.
+const MAX_LISTED_RECORDS = 50;
+
+function statedInProse(text: string): boolean {
+  if (UNFINISHED_TEXT.test(text)) return true;
+  for (const match of text.matchAll(STATED_STATE)) if (isUnfinishedState(match[2]!)) return true;
+  return false;
+}
+
+// A row of a headerless tab- or space-aligned table ("test\tpending\t0\thttps://..." from `gh pr checks`) with a cell
+// that is a job state word and nothing else.
+const STATE_CELL = new RegExp(`(^|\\t| {2,})(${UNFINISHED})(\\t| {2,}|$)`, "im");
+
+// The state column of a whitespace-aligned table: each row's cell that starts where the header's does.
+function tableInProgress(text: string): boolean {
+  if (STATE_CELL.test(text)) return true;
+  const lines = text.split("\n");
+  const header = lines.findIndex((line) => STATE_HEADER.test(line) && line.trim().split(/\s+/).length >= 2);
+  if (header < 0) return false;
+  const match = STATE_HEADER.exec(lines[header]!)!;
+  const column = match.index + match[1]!.length;
+  // Columns are found by position when aligned, by word count when single-spaced ("NAME READY STATUS").
+  const index = lines[header]!.slice(0, column).trim().split(/\s+/).filter(Boolean).length;
+  return lines.slice(header + 1).some((row) => {
+    const aligned = row[column - 1] !== undefined && /\s/.test(row[column - 1]!) ? /^\S+(?: \S+)?/.exec(row.slice(column))?.[0] : undefined;
+    const counted = row.trim().split(/\s+/)[index];
+    return (aligned !== undefined && isUnfinishedState(aligned)) || (counted !== undefined && isUnfinishedState(counted));
+  });
+}
+
+function textInProgress(text: string): boolean {
+  return text.length <= IN_PROGRESS_MAX_CHARS && (statedInProse(text) || tableInProgress(text));
+}
 
 function inProgressFields(fields: Fields, depth: number): boolean {
   for (const key of STATUS_KEYS) {
     const value = fields[key];
-    if (typeof value === "string" && UNFINISHED_VALUE.test(value.trim())) return true;
+    if (typeof value === "string" && isUnfinishedState(value)) return true;
     const nested = asFields(value);
     if (nested && depth < 2 && inProgressFields(nested, depth + 1)) return true;
   }
   if (DONE_KEYS.some((key) => fields[key] === false)) return true;
-  if (depth === 0 && textsOf(fields).some((text) => text.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(text))) return true;
-  // One level down: {job: {status: "running"}}, {data: {state: "queued"}}.
-  return depth < 1 && Object.values(fields).some((v) => asFields(v) && inProgressFields(v as Fields, depth + 1));
+  if (depth === 0 && textsOf(fields).some(textInProgress)) return true;
+  if (depth >= 2) return false;
+  // One level down ({job: {status: "running"}}), and the records of a list ({agents: [{status: "running"}]}).
+  return Object.values(fields).some((v) => {
+    if (Array.isArray(v)) return v.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, depth + 1));
+    return depth < 1 && asFields(v) !== undefined && inProgressFields(v as Fields, depth + 1);
+  });
 }
 
 /** True when an output reports work that is not finished yet (a job status to poll again). */
 export function isInProgress(value: unknown): boolean {
-  if (typeof value === "string") return value.length <= IN_PROGRESS_MAX_CHARS && UNFINISHED_TEXT.test(value);
+  if (typeof value === "string") return textInProgress(value);
+  if (Array.isArray(value)) return value.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, 1));
   const fields = asFields(value);
   return fields ? inProgressFields(fields, 0) : false;
 }

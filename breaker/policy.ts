@@ -45,7 +45,7 @@ export const DetectorsSchema = z.object({
     .object({ warn: count.default(2), block: count.default(3) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
-  /** Attempts at one request while every failure was transient (rate limit, 5xx, timeout): retries earn room. */
+  /** Attempts at one request while every failure was transient (rate limit, 5xx, timeout) or came back after a change (an edit before the test runs again): retries earn room. */
   transient_retries: z
     .object({ warn: count.default(4), block: count.default(5) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
@@ -91,9 +91,13 @@ export const DetectorsSchema = z.object({
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
-  /** Calls in one run (one user turn). */
+  /**
+   * Calls in one run (one user turn): a ceiling for a model that never repeats
+   * itself, above what long productive runs take (mini-swe-agent's SWE-bench
+   * runs stop at 250 steps; its recorded runs reach 190).
+   */
   run_calls: z
-    .object({ warn: count.default(80), block: count.default(100) })
+    .object({ warn: count.default(200), block: count.default(250) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
   /** Input plus output tokens of the session's model turns. */

@@ -46,6 +46,17 @@ export interface ToolOutcome {
   inProgress?: boolean;
   /** Hash of the generated ids the fingerprint masked: a new one each call means a new thing was made. */
   ids?: string;
+  /**
+   * For an error that names what it was asked about: the hash of its text with
+   * every word of the call's arguments masked, so "no such table: payments"
+   * and "no such table: refunds" share it (the same miss, guessed twice).
+   */
+  shape?: string;
+  /**
+   * The call never ran: the harness cancelled it because another call of its
+   * batch failed, or the run was interrupted. It is no failure of its own.
+   */
+  cancelled?: boolean;
 }
 
 /** One recorded call in a session's window, as the store keeps it and the detectors read it. */

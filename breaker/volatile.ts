@@ -24,7 +24,8 @@ const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?
 const TIME_WORDS = new Set(["at", "time", "timestamp", "ts", "date", "datetime", "epoch", "now"]);
 const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime"]);
 const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
-const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter"]);
+// "history" too: a history's length or size (thoughtHistoryLength) grows with every call, whatever it answers.
+const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter", "history"]);
 
 type KeyKind = "noise" | "time" | "id" | "counter" | "content";
 
@@ -75,7 +76,14 @@ const ID_PATTERNS: readonly RegExp[] = [
 // A text naming more generated ids than this is listing records, not reporting on one call.
 const MAX_MASKED_IDS = 3;
 
-// Every time pattern needs a digit and every id pattern a digit or a hyphen: most strings skip the scans.
+// A time written as a field in prose ("durationMs: 3148", "elapsed_time=2.4"): masked as the JSON field would be.
+const PROSE_FIELD = /\b([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)([ \t]*[:=][ \t]*)("?)([\w.-]+)\3/g;
+
+// In prose a lone "time" or "date" may label anything ("time: 3" counting steps); a compound key says what it holds.
+const isTimeField = (key: string) => cachedKind(key) === "time" && keyWords(key).length > 1;
+
+// Every time pattern (and a prose time field's value) needs a digit, and every id pattern a digit or a
+// hyphen: most strings skip the scans.
 const HAS_DIGIT = /\d/;
 const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
 
@@ -83,21 +91,25 @@ function maskTimes(text: string): string {
   if (!HAS_DIGIT.test(text)) return text;
   let out = text;
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
-  return out;
+  return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
+    /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,
+  );
 }
 
 function maskIds(text: string, ids: string[]): string {
   if (!HAS_DIGIT_OR_HYPHEN.test(text)) return text;
-  let found = 0;
-  for (const pattern of ID_PATTERNS) found += text.match(pattern)?.length ?? 0;
-  if (found === 0 || found > MAX_MASKED_IDS) return text;
+  // Patterns overlap (a UUID's first group is also a hex digest): each id is counted once, by the first pattern
+  // that takes it, and a text naming more than a few is a listing left as it is.
+  const found: string[] = [];
   let out = text;
   for (const pattern of ID_PATTERNS) {
     out = out.replace(pattern, (id) => {
-      ids.push(id);
+      found.push(id);
       return "<id>";
     });
+    if (found.length > MAX_MASKED_IDS) return text;
   }
+  ids.push(...found);
   return out;
 }
 

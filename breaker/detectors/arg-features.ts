@@ -6,7 +6,7 @@ import type { CallRecord } from "../types.js";
 
 /** One argument value reduced to what tells two requests apart. */
 export type FieldValue =
-  | { kind: "text"; words: TextWords; all: TextWords; numbers: string }
+  | { kind: "text"; words: TextWords; all: TextWords; numbers: string; code: boolean }
   | { kind: "number"; value: number }
   | { kind: "exact"; value: string };
 
@@ -86,13 +86,17 @@ export function normalizeText(value: string): { words: TextWords; all: TextWords
   return { words: wordsOf(content.length > 0 ? content : all), all: wordsOf(all), numbers };
 }
 
+// A shell command line or a snippet of code, not prose: chained or piped commands, substitutions, redirections.
+// Its words are instructions, so a long one is not "the same request" with a few words changed.
+const CODE = /&&|\|\||\s\|\s|\$\(|`|\s[12]?>{1,2}\s?\S|;\s*\w/;
+
 function textValue(value: string): FieldValue {
   const text = value.trim();
   // An address is an identifier: any change, however small, names someone else.
   if (/^\S+@\S+$/.test(text)) return { kind: "exact", value: text.toLowerCase() };
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
-  return { kind: "text", ...normalizeText(text) };
+  return { kind: "text", ...normalizeText(text), code: CODE.test(text) };
 }
 
 function collect(value: unknown, path: string, key: string, depth: number, out: Map<string, FieldValue>): void {

@@ -16,7 +16,7 @@ function isNewFailure(call: CallRecord, run: readonly CallRecord[], index: numbe
 
 /**
  * Call after call failing, whatever the tools and arguments: the run is not
- * recovering. Calls still running neither break nor extend the streak, and
+ * recovering. Calls still running or cancelled neither break nor extend the streak, and
  * neither do the steps of a debug cycle (a changed request failing in a new way).
  */
 export const errorFlood: Detector = {
@@ -27,15 +27,19 @@ export const errorFlood: Detector = {
     const failed: CallRecord[] = [];
     for (let i = run.length - 1; i >= 0; i--) {
       const call = run[i]!;
-      if (!call.outcome) continue;
+      if (!call.outcome || call.outcome.cancelled) continue;
       if (call.outcome.kind !== "error") break;
       if (!isNewFailure(call, run, i, similarity)) failed.push(call);
     }
     failed.reverse();
     const steps = [...failed.map((c) => c.step), candidate.step];
-    const tools = [...new Set(failed.map((c) => c.tool))].join(", ");
-    return findingAt("error_flood", steps.length, levels.error_flood, steps, () =>
-      `The last ${failed.length} tool calls all failed (${tools}); the run is not recovering.`,
+    const tools = [...new Set(failed.map((c) => c.tool))];
+    // The first call of another tool after one tool's failures is the change of approach a warning asks
+    // for: it is warned about, not refused. If it fails too, the flood spans tools and the next is judged.
+    const switching = tools.length === 1 && tools[0] !== candidate.tool;
+    const finding = findingAt("error_flood", steps.length, levels.error_flood, steps, () =>
+      `The last ${failed.length} tool calls all failed (${tools.join(", ")}); the run is not recovering.`,
     );
+    return finding && switching ? { ...finding, severity: "warn" } : finding;
   },
 };

@@ -1,17 +1,19 @@
 import type { CallRecord } from "../types.js";
-import type { DetectionInput } from "./detector.js";
+import { severityOf, type DetectionInput } from "./detector.js";
 import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 import { waitSeconds } from "./waits.js";
 
 /**
  * What a streak of calls bringing nothing new is: `transient` when every one
- * failed with an error a retry may cure (rate limit, 5xx, timeout), `poll`
+ * failed with an error a retry may cure (rate limit, 5xx, timeout), `retry`
+ * when every one failed and the agent changed something in between (an edit
+ * before the test runs again), `poll`
  * when every one returned the same unfinished status of the same thing (or
  * the tool polls by nature), `plain` otherwise. Retries get more room; polls
  * are judged by time.
  */
-export type StreakKind = "plain" | "transient" | "poll";
+export type StreakKind = "plain" | "transient" | "retry" | "poll";
 
 /** The run's recent calls asking for what the candidate asks for, and how many of them brought nothing new. */
 export interface FamilyStreak {
@@ -23,13 +25,16 @@ export interface FamilyStreak {
   /** True when the streak and the candidate do not all share one canonical argument set. */
   varied: boolean;
   kind: StreakKind;
+  /** For a `retry` streak: its calls since the agent last changed something. */
+  sinceChange: CallRecord[];
 }
 
 const cache = new WeakMap<DetectionInput, FamilyStreak>();
 
-function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined): StreakKind {
+function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined, afterChange: boolean): StreakKind {
   if (streak.length === 0) return "plain";
   if (streak.every((c) => c.outcome!.kind === "error" && c.outcome!.transient)) return "transient";
+  if (afterChange && streak.every((c) => c.outcome!.kind === "error")) return "retry";
   const first = news?.outcome;
   if (first?.kind !== "ok" || !streak.every((c) => c.outcome!.kind === "ok")) return "plain";
   // A new id in every result is a new thing made each time (a send, a create), not a status read again.
@@ -54,17 +59,39 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
   let result: FamilyStreak;
   if (resetOnProgress) {
-    const { stale, news } = staleStreak(run, belongs);
-    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news) };
+    const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
+    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   } else {
-    result = { streak: run.filter(belongs), varied: false, kind: "plain" };
+    const streak = run.filter(belongs);
+    result = { streak, varied: false, kind: "plain", sinceChange: streak };
   }
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);
   cache.set(input, result);
   return result;
 }
 
-/** The levels a stale streak is judged by: retries of transient failures get their own. */
-export function streakLevels(input: DetectionInput, kind: StreakKind, level: { warn: number; block: number }) {
-  return kind === "transient" ? input.levels.transient_retries : level;
+/** A stale streak as it is judged: the calls that count, and the levels they are held to. */
+export interface JudgedStreak {
+  streak: CallRecord[];
+  level: { warn: number; block: number };
+}
+
+/**
+ * The calls a detector counts and the levels it holds them to. Retries of
+ * transient failures get the retry levels. So does a failure that came back
+ * after the agent changed something, counted over the whole streak, while its
+ * repeats since the last change are still held to the plain `level`: each
+ * change buys a retry, not a free run.
+ */
+export function judgedStreak(input: DetectionInput, family: FamilyStreak, level: { warn: number; block: number }): JudgedStreak {
+  const retries = input.levels.transient_retries;
+  if (family.kind === "transient") return { streak: family.streak, level: retries };
+  if (family.kind !== "retry") return { streak: family.streak, level };
+  const rank = (count: number, l: typeof level) => {
+    const severity = severityOf(count, l);
+    return severity === "block" ? 2 : severity === "warn" ? 1 : 0;
+  };
+  return rank(family.sinceChange.length + 1, level) > rank(family.streak.length + 1, retries)
+    ? { streak: family.sinceChange, level }
+    : { streak: family.streak, level: retries };
 }

@@ -5,6 +5,7 @@ import { findingAt } from "./detector.js";
 import { calls } from "./wording.js";
 import { isMiss } from "./progress.js";
 import { sameRequest } from "./similarity.js";
+import { isSweep } from "./sweep.js";
 
 /**
  * Many different requests to one tool, every one of them empty or failing
@@ -20,18 +21,28 @@ export const flailing: Detector = {
     const misses: CallRecord[] = [];
     for (let i = run.length - 1; i >= 0; i--) {
       const call = run[i]!;
-      if (call.tool !== candidate.tool || !call.outcome) continue;
+      if (call.tool !== candidate.tool || !call.outcome || call.outcome.cancelled) continue;
       if (!isMiss(call)) break;
       misses.push(call);
     }
     if (misses.length + 1 < level.warn) return null;
-    // One representative per request: the candidate, then each earlier miss unlike every one kept.
+    // Guessing gets the same miss back each time (nothing found, the same error once the echoed argument is
+    // masked); misses that each say something different are answers being read, as when an API's error
+    // paths are tried one by one. Count the distinct requests behind the commonest miss.
     const similarity = levels.semantic_stutter.similarity;
+    const bySignature = new Map<string, CallRecord[]>();
+    for (const call of misses) {
+      const signature = call.outcome!.kind === "error" ? (call.outcome!.shape ?? call.outcome!.fingerprint) : call.outcome!.kind;
+      bySignature.set(signature, [...(bySignature.get(signature) ?? []), call]);
+    }
+    const alike = [...bySignature.values()].reduce((a, b) => (b.length > a.length ? b : a));
+    if (isSweep(candidate, alike, run)) return null;
+    // One representative per request: the candidate, then each earlier miss unlike every one kept.
     const distinct: CallRecord[] = [candidate];
-    for (const call of misses) if (!distinct.some((kept) => sameRequest(kept, call, similarity))) distinct.push(call);
-    const steps = misses.map((c) => c.step).reverse().concat(candidate.step);
+    for (const call of alike) if (!distinct.some((kept) => sameRequest(kept, call, similarity))) distinct.push(call);
+    const steps = alike.map((c) => c.step).reverse().concat(candidate.step);
     return findingAt("flailing", distinct.length, level, steps, () =>
-      `${candidate.tool} has been asked ${distinct.length} different things in a row (${calls(misses.length)}) and every answer was empty or an error; guessing further will not find it.`,
+      `${candidate.tool} has been asked ${distinct.length} different things in a row (${calls(misses.length)}) and the answer was the same miss each time; guessing further will not find it.`,
     );
   },
 };

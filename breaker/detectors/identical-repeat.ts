@@ -35,8 +35,11 @@ export const identicalRepeat: Detector = {
     if (!level.resetOnProgress) streak = run.filter(identical);
     else {
       // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
-      const { stale, pending } = staleStreak(run, identical);
-      streak = familyStreak(input).kind === "plain" ? [...stale, ...pending].sort((a, b) => a.step - b.step) : pending;
+      const { stale, pending, sinceChange } = staleStreak(run, identical);
+      const kind = familyStreak(input).kind;
+      // After a change only the repeats since it are plain repeats; the retry levels judge the rest.
+      const counted = kind === "plain" ? stale : kind === "retry" ? sinceChange : [];
+      streak = [...counted, ...pending].sort((a, b) => a.step - b.step);
     }
     const steps = [...streak.map((c) => c.step), candidate.step];
     return findingAt("identical_repeat", steps.length, level, steps, (severity) =>

@@ -1,25 +1,26 @@
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { times } from "./wording.js";
-import { familyStreak, streakLevels } from "./family.js";
+import { familyStreak, judgedStreak } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
 /**
  * The same call coming back with nothing new, again and again: empty, an
  * error, or the very result it gave last time. Results that change (new
  * pages, new stream chunks, a retry that succeeded, a test failing
- * differently after an edit) end the streak; transient failures get the
+ * differently after an edit) end the streak; transient failures, and failures after a change, get the
  * retry levels; a poll whose status stays put is left to `stuck_poll`.
  */
 export const noProgress: Detector = {
   id: "no_progress",
   scope: "run",
   detect(input) {
-    const { streak, varied, kind } = familyStreak(input);
-    if (varied || kind === "poll" || !input.levels.semantic_stutter.resetOnProgress) return null;
+    const family = familyStreak(input);
+    if (family.varied || family.kind === "poll" || !input.levels.semantic_stutter.resetOnProgress) return null;
     const { candidate } = input;
+    const { streak, level } = judgedStreak(input, family, input.levels.no_progress);
     const steps = [...streak.map((c) => c.step), candidate.step];
-    return findingAt("no_progress", steps.length, streakLevels(input, kind, input.levels.no_progress), steps, () =>
+    return findingAt("no_progress", steps.length, level, steps, () =>
       `${candidate.tool} has brought nothing new ${times(streak.length)} in a row with these arguments (${describeOutcomes(streak)}); another call would repeat it again.`,
     );
   },

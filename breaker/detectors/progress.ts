@@ -1,14 +1,16 @@
 import type { CallRecord, ToolOutcome } from "../types.js";
+import { mutates } from "./mutation.js";
 import { isWait } from "./waits.js";
 
 /**
- * True when a finished call gave an answer: a success, or a wait that came
- * back empty. A wait's purpose is the time it lets pass, not its output, so
- * `sleep 5` printing nothing has done what it was asked and is no miss.
+ * True when a finished call gave an answer: a success, or a wait or a change
+ * that came back empty. A wait's purpose is the time it lets pass and a
+ * change's the change it makes, not their output: `sleep 5` or `sed -i ...`
+ * printing nothing has done what it was asked and is no miss.
  */
 export function answered(call: CallRecord): boolean {
   const kind = call.outcome?.kind;
-  return kind === "ok" || (kind === "empty" && isWait(call));
+  return kind === "ok" || (kind === "empty" && (isWait(call) || mutates(call)));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { times } from "./wording.js";
-import { familyStreak, streakLevels } from "./family.js";
+import { familyStreak, judgedStreak } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
 const SAMPLE_CHARS = 40;
@@ -46,14 +46,14 @@ export const semanticStutter: Detector = {
   id: "semantic_stutter",
   scope: "run",
   detect(input) {
-    const { streak, varied, kind } = familyStreak(input);
-    if (!varied || kind === "poll") return null;
+    const family = familyStreak(input);
+    if (!family.varied || family.kind === "poll") return null;
     const { candidate, levels } = input;
+    const { streak, level } = judgedStreak(input, family, levels.semantic_stutter);
     const evidence = [...streak, candidate];
     const steps = evidence.map((c) => c.step);
-    const level = levels.semantic_stutter;
-    return findingAt("semantic_stutter", steps.length, streakLevels(input, kind, level), steps, () =>
-      level.resetOnProgress
+    return findingAt("semantic_stutter", steps.length, level, steps, () =>
+      levels.semantic_stutter.resetOnProgress
         ? `${candidate.tool} has asked for the same thing ${times(steps.length)} with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`
         : `${candidate.tool} has side effects and was called ${times(steps.length)} with nearly the same arguments (${changes(evidence)}).`,
     );

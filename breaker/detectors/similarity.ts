@@ -4,7 +4,7 @@ import { featuresOf, type ArgFeatures, type FieldValue, type TextWords } from ".
 
 // Up to this many words every word must have a close counterpart (a name, a
 // query, a path: one changed word is another request); longer prose may differ
-// in a few words and still say the same thing.
+// in a few words and still say the same thing, a long command line may not.
 const SHORT_TEXT_WORDS = 12;
 // Edit distance is quadratic. Only short words of short texts are compared
 // fuzzily, within a budget of DP cells per pair of calls; past it words must
@@ -63,13 +63,14 @@ function matches(from: TextWords, to: TextWords, fuzzy: boolean, budget: Budget)
   return { least, sum };
 }
 
-function wordsSimilarity(a: TextWords, b: TextWords, budget: Budget): number {
+// `strict`: every word must find a counterpart, as in short texts, whatever the length (code).
+function wordsSimilarity(a: TextWords, b: TextWords, budget: Budget, strict = false): number {
   if (a.text === b.text) return 1;
   const short = a.list.length <= SHORT_TEXT_WORDS && b.list.length <= SHORT_TEXT_WORDS;
   const ab = matches(a, b, short, budget);
-  if (short && ab.least === 0) return 0;
+  if ((short || strict) && ab.least === 0) return 0;
   const ba = matches(b, a, short, budget);
-  if (short) return Math.min(ab.least, ba.least);
+  if (short || strict) return Math.min(ab.least, ba.least);
   return (ab.sum + ba.sum) / (a.list.length + b.list.length);
 }
 
@@ -77,8 +78,9 @@ function wordsSimilarity(a: TextWords, b: TextWords, budget: Budget): number {
 export function valueSimilarity(a: FieldValue, b: FieldValue, budget: Budget = { cells: FUZZY_CELLS_PER_COMPARISON }): number {
   if (a.kind === "text" && b.kind === "text") {
     if (a.numbers !== b.numbers) return 0;
-    const content = wordsSimilarity(a.words, b.words, budget);
-    return content === 1 ? 1 : Math.max(content, wordsSimilarity(a.all, b.all, budget));
+    const strict = a.code || b.code;
+    const content = wordsSimilarity(a.words, b.words, budget, strict);
+    return content === 1 ? 1 : Math.max(content, wordsSimilarity(a.all, b.all, budget, strict));
   }
   if (a.kind === "number" && b.kind === "number") {
     if (a.value === b.value) return 1;

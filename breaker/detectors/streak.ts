@@ -1,4 +1,5 @@
 import type { CallRecord } from "../types.js";
+import { mutates } from "./mutation.js";
 import { answered, isStale } from "./progress.js";
 
 /** The trailing calls of one request that brought nothing new, and what came before them. */
@@ -9,6 +10,14 @@ export interface Streak {
   news?: CallRecord;
   /** Calls still running since then: they have shown nothing yet. */
   pending: CallRecord[];
+  /**
+   * True when the agent changed something (an edit, a write) while the stale
+   * streak stood: its repeats are retries of a changed program, judged by the
+   * retry levels rather than the repeat levels.
+   */
+  afterChange: boolean;
+  /** The stale calls since the agent last changed something: plain repeats, however the streak began. */
+  sinceChange: CallRecord[];
 }
 
 // Per run: whether each call did something new. Computed once per run array, whatever the request asked about.
@@ -31,8 +40,8 @@ export function freshCalls(run: readonly CallRecord[]): Uint8Array {
     if (!byArgs) answers.set(call.tool, (byArgs = new Map()));
     const known = byArgs.get(call.argsHash);
     const outcome = call.outcome;
-    const ok = outcome?.kind === "ok" ? outcome.fingerprint : undefined;
-    if (known === undefined) fresh[i] = outcome?.kind === "empty" || outcome?.kind === "error" ? 0 : 1;
+    const ok = outcome && answered(call) ? outcome.fingerprint : undefined;
+    if (known === undefined) fresh[i] = outcome === undefined || ok !== undefined ? 1 : 0;
     else fresh[i] = ok !== undefined && !known.includes(ok) ? 1 : 0;
     if (known === undefined) byArgs.set(call.argsHash, ok ?? "");
     else if (ok !== undefined && !known.includes(ok)) byArgs.set(call.argsHash, `${known} ${ok}`);
@@ -52,6 +61,8 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   const fresh = freshCalls(run);
   const seenResults = new Set<string>();
   let acted = false;
+  let afterChange = false;
+  let sinceChange: CallRecord[] = [];
   let previous: CallRecord | undefined;
   let stale: CallRecord[] = [];
   let news: CallRecord | undefined;
@@ -59,18 +70,28 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   for (let i = 0; i < run.length; i++) {
     const call = run[i]!;
     if (!belongs(call)) {
-      if (fresh[i]) acted = true;
+      if (fresh[i]) {
+        acted = true;
+        if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) {
+          afterChange = true;
+          sinceChange = [];
+        }
+      }
       continue;
     }
     if (acted) pending = [];
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
-      if (isStale(previous, call, acted, seenResults)) stale.push(call);
-      else {
+      if (isStale(previous, call, acted, seenResults)) {
+        stale.push(call);
+        sinceChange.push(call);
+      } else {
         // Calls issued before the news are older than it: they no longer count.
         news = call;
         stale = [];
+        sinceChange = [];
+        afterChange = false;
         pending = pending.filter((p) => p.step > call.step);
       }
       if (answered(call)) seenResults.add(outcome.fingerprint);
@@ -80,5 +101,5 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   }
   // Something new since the last of them: the calls still running are no longer a streak.
   if (acted) pending = [];
-  return { stale, ...(news ? { news } : {}), pending };
+  return { stale, ...(news ? { news } : {}), pending, afterChange, sinceChange };
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { summarizeOutcome } from "../../../breaker/outcome.js";
+import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { decideOn, findingOf, severity, times, type CallSpec } from "../support/window.js";
 
 const crm = (name: string, out?: string): CallSpec => ({ tool: "query_crm", args: { company_name: name }, ...(out ? { out } : {}) });
@@ -207,6 +209,23 @@ describe("error_flood", () => {
     const specs = [sql("a", "error"), sql("b", "error"), sql("c", "rows"), sql("d", "error"), sql("e", "error"), sql("f")];
     expect(severity(decideOn(specs), "error_flood")).toBe("none");
   });
+
+  it("does not count calls the harness cancelled because a sibling in their batch failed", () => {
+    const read = (path: string, error: string): CallSpec => ({ tool: "Read", args: { file_path: path }, error });
+    const cancelled = ["schemas", "services", "models", "routes"].map((dir) => read(`app/${dir}`, "<tool_use_error>Sibling tool call errored</tool_use_error>"));
+    const specs = [read("app/api", "EISDIR: illegal operation on a directory, read"), ...cancelled, { tool: "Glob", args: { pattern: "app/**/*.py" } }];
+    expect(severity(decideOn(specs), "error_flood")).toBe("none");
+    expect(summarizeOutcome({ output: "cancelled" }).kind).toBe("ok");
+  });
+
+  it("warns, not blocks, the first call of another tool after one tool's failures, and blocks once that fails too", () => {
+    const download = (hash: string): CallSpec => ({ tool: "download_book", args: { hash }, error: "MCP error 0: No downloads left" });
+    const quota = ["952832e1", "861e122a", "8a969593", "56086b17", "e0e2e267"].map(download);
+    const list: CallSpec = { tool: "bash", args: { command: "ls -lh books/" } };
+    expect(severity(decideOn([...quota, list]), "error_flood")).toBe("warn");
+    const failedList: CallSpec = { ...list, error: "ls: cannot access 'books/': No such file or directory" };
+    expect(severity(decideOn([...quota, failedList, { tool: "read_file", args: { path: "books/index.txt" } }]), "error_flood")).toBe("block");
+  });
 });
 
 describe("budgets", () => {
@@ -230,9 +249,11 @@ describe("budgets", () => {
     const burst = Array.from({ length: 50 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: 1 + i * 0.1 }));
     expect(severity(decideOn(burst), "call_rate")).toBe("block");
     expect(severity(decideOn(burst.slice(0, 40)), "call_rate")).toBe("warn");
-    const long = Array.from({ length: 100 }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10 }));
+    const { warn, block } = DEFAULT_POLICY.detectors.run_calls;
+    const long = Array.from({ length: block }, (_, i): CallSpec => ({ tool: "get", args: { id: `x${i}` }, out: `r${i}`, at: i * 10 }));
     expect(severity(decideOn(long), "run_calls")).toBe("block");
-    expect(severity(decideOn(long.slice(0, 80)), "run_calls")).toBe("warn");
+    expect(severity(decideOn(long.slice(0, warn)), "run_calls")).toBe("warn");
+    expect(severity(decideOn(long.slice(0, warn - 1)), "run_calls")).toBe("none");
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../../breaker/outcome.js";
+import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { decideOn, findingOf, severity, type CallSpec } from "../support/window.js";
 
 // The classes of behaviour held-out data showed the detectors getting wrong, each with its
@@ -30,6 +31,24 @@ describe("fresh identifiers are not progress", () => {
   it("keeps records in a list apart by their ids: pages of ids only are still new pages", () => {
     const page = (ids: string[]) => summarizeOutcome({ output: { messages: ids.map((id) => ({ id, threadId: id })), nextPageToken: "tok" } });
     expect(page(["18c1a2b3c4d5e6f7", "18c1a2b3c4d5e6f8"]).fingerprint).not.toBe(page(["18c1a2b3c4d5e6f9", "18c1a2b3c4d5e6fa"]).fingerprint);
+  });
+
+  it("masks ids glued to a prefix in prose and durations written as fields, and stops the identical dispatch", () => {
+    const spawn = (batch: string, wisp: string, ms: number): CallSpec => ({
+      tool: "spawn_wisps",
+      args: { definitions: [{ name: "inbox-digest", prompt: "Summarise today's unread mail." }] },
+      result: `Batch batch-${batch} completed: 1 wisp(s).\n- wisp-${wisp} (inbox-digest): completed, stepsCompleted: 4, durationMs: ${ms}`,
+    });
+    const runs = [
+      spawn("ec7d4222-6f41-2481-4fde-580f122088a5", "4b4648a8-7218-76c8-c975-ccd53f0a3984", 3148),
+      spawn("8f78af9b-c886-3285-dc8a-5da4fa7ad3f5", "ed308edf-dda2-d23e-be89-64d1185e5ea5", 4127),
+    ];
+    expect(summarizeOutcome({ output: runs[0]!.result }).fingerprint).toBe(summarizeOutcome({ output: runs[1]!.result }).fingerprint);
+    expect(blocked([...runs, spawn("20c1cde3-85c7-7bb7-77f2-16ad2f29bda5", "11cabb59-b74f-465d-c8c6-15dbeac97d89", 3588), { tool: "spawn_wisps", args: runs[0]!.args }])).toBe(true);
+    // A lone "time" in prose may count anything: "time: 3" and "time: 4" are different answers.
+    expect(summarizeOutcome({ output: "time: 3" }).fingerprint).not.toBe(summarizeOutcome({ output: "time: 4" }).fingerprint);
+    // A count written as a field is content: a different number of steps is a different answer.
+    expect(summarizeOutcome({ output: "completed, stepsCompleted: 4" }).fingerprint).not.toBe(summarizeOutcome({ output: "completed, stepsCompleted: 5" }).fingerprint);
   });
 
   it("keeps a status that moved apart: state-1 and state-2 are different answers", () => {
@@ -81,6 +100,19 @@ describe("results that echo the request", () => {
     expect(failure("/docs/pricing-faq.md").fingerprint).toBe(failure("/docs/Pricing_FAQ.md").fingerprint);
     const none = (q: string) => summarizeOutcome({ output: `No results for '${q}'.`, args: { query: q } });
     expect(none("acme corp").fingerprint).toBe(none("ACME Corporation").fingerprint);
+    // Only whole tokens are echoes: a value inside a longer word (the tool's own name) is left alone.
+    const auth = (args: object) => summarizeOutcome({ error: "start_google_auth failed: missing required parameter 'service_name'", args });
+    expect(auth({ provider: "google" }).fingerprint).toBe(auth({ account: "me" }).fingerprint);
+  });
+
+  it("give failures that differ only in the name they were asked about one shape: table guesses are one miss", () => {
+    const select = (table: string) => summarizeOutcome({ error: `relation "${table}" does not exist`, args: { sql: `SELECT * FROM ${table} WHERE id = 1` } });
+    expect(select("payments").fingerprint).not.toBe(select("refunds").fingerprint);
+    expect(select("payments").shape).toBe(select("refunds").shape);
+    const guesses = ["payments", "refunds", "ledger_entries", "audit_trail", "shipments"].map(
+      (table): CallSpec => ({ tool: "query_database", args: { sql: `SELECT * FROM ${table}` }, error: `relation "${table}" does not exist` }),
+    );
+    expect(severity(decideOn([...guesses, { tool: "query_database", args: { sql: "SELECT * FROM vendors" } }]), "flailing")).toBe("block");
   });
 
   it("stop cosmetic variants of one bad request that fail the same way, each echoing itself", () => {
@@ -102,8 +134,64 @@ describe("transient failures earn retries", () => {
     expect(blocked([...transient, rates])).toBe(false);
   });
 
+  it("reads a dropped SMTP connection as transient: the third identical send after two runs", () => {
+    const send = { tool: "send_email", args: { to: "legal@partner.example", subject: "Signed contract" } };
+    const dropped = { ...send, error: "SMTPServerDisconnected: Connection unexpectedly closed" };
+    expect(blocked([dropped, dropped, send])).toBe(false);
+  });
+
+  it("reads an error that calls itself transient as transient: two, then the third attempt succeeds", () => {
+    const read = { tool: "read_repo", args: {} };
+    expect(blocked([{ ...read, error: "transient: fail 1" }, { ...read, error: "transient: fail 2" }, read])).toBe(false);
+  });
+
   it("stops the fifth attempt after four transient failures", () => {
     expect(findingOf(decideOn([...transient, { ...rates, error: "socket hang up" }, rates]), "no_progress")?.severity).toBe("block");
+  });
+
+  it("lets the same failing test run again after an edit changed the code, and stops it when only reads came between", () => {
+    const pytest = (output?: string): CallSpec => ({ tool: "terminal", args: { command: "pytest -q tests/test_parse.py" }, ...(output === undefined ? {} : { result: output }) });
+    const failing = "FAILED tests/test_parse.py::test_tz - ValueError: naive datetime\n1 failed, 23 passed in 1.44s";
+    const patch = (n: number): CallSpec => ({ tool: "patch", args: { path: "src/parse.py", old: `hunk ${n}`, new: `fixed ${n}` }, result: `Patched parse.py: hunk ${n}` });
+    const sedEdit = (n: number): CallSpec => ({ tool: "terminal", args: { command: `sed -i 's/naive${n}/aware${n}/' src/parse.py` }, result: "" });
+    expect(blocked([pytest(failing), patch(1), pytest(failing), patch(2), pytest()])).toBe(false);
+    expect(blocked([pytest(failing), sedEdit(1), pytest(failing), sedEdit(2), pytest()])).toBe(false);
+    const read = (path: string): CallSpec => ({ tool: "read_file", args: { path }, result: `def parse(): # ${path}` });
+    expect(blocked([pytest(failing), read("a.py"), pytest(failing), read("b.py"), pytest()])).toBe(true);
+    // The same edit again changes nothing: it does not buy the test another run.
+    expect(blocked([pytest(failing), patch(1), pytest(failing), patch(1), pytest(failing), pytest()])).toBe(true);
+  });
+
+  it("stops an edit-test cycle whose test fails the same way however the code is edited, at the retry levels", () => {
+    const pytest = (output?: string): CallSpec => ({ tool: "bash", args: { command: "python -m pytest tests/ -q" }, ...(output === undefined ? {} : { result: output }) });
+    const failing = [
+      "============================= test session starts ==============================",
+      "tests/test_task.py ...........F                                         [100%]",
+      "FAILED tests/test_task.py::test_resolve - AssertionError: assert 'a' == 'b'",
+      "========================= 1 failed, 11 passed in 0.84s =========================",
+    ].join("\n");
+    const edit = (n: number): CallSpec => ({ tool: "edit_file", args: { path: "src/task.py", old_str: `v${n}`, new_str: `v${n + 1}` }, result: "The file src/task.py has been edited." });
+    const cycle = (rounds: number) => Array.from({ length: rounds }, (_, i) => [pytest(failing), edit(i)]).flat();
+    const { warn, block } = DEFAULT_POLICY.detectors.transient_retries;
+    expect(severity(decideOn([...cycle(warn - 1), pytest()]), "no_progress")).toBe("warn");
+    expect(severity(decideOn([...cycle(block - 1), pytest()]), "no_progress")).toBe("block");
+  });
+
+  it.each([
+    ["pytest's summary", "collected 12 items\n\ntests/test_a.py ..F\n=== 1 failed, 11 passed in 0.84s ==="],
+    ["a FAILED line", "running 3 tests\nFAILED tests/test_a.py::test_x - KeyError"],
+    ["go test", "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\nFAIL\tgithub.com/acme/parse\t0.012s"],
+    ["cargo test", "running 4 tests\ntest parse ... FAILED\n\ntest result: FAILED. 3 passed; 1 failed; 0 ignored"],
+    ["mocha", "  3 passing (12ms)\n  1 failing"],
+  ])("reads %s as a failing run", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("error");
+  });
+
+  it.each([
+    ["a passing pytest run", "collected 12 items\n\ntests/test_a.py ............\n=== 12 passed in 0.84s ==="],
+    ["no failures", "12 passed, 0 failed"],
+  ])("reads %s as a success", (_label, output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
 
   it("stops the third identical attempt after two permanent failures", () => {
@@ -145,6 +233,31 @@ describe("polling is judged by time as well as count", () => {
     expect(blocked([ls(0), ls(1), ls(2), { tool: "bash", args: { command: "ls build/" }, at: 15 }])).toBe(true);
   });
 
+  it("reads an unfinished state where tools say it: a status column, a list of records, a state written in CamelCase", () => {
+    const pods = (state: string) => `NAME                   READY   STATUS\napi-7d9c6b5f4-x2kqp    0/1     ${state}`;
+    expect(summarizeOutcome({ output: pods("ContainerCreating") }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: pods("Completed") }).inProgress).toBeUndefined();
+    // Single-spaced columns are found by word count.
+    expect(summarizeOutcome({ output: "NAME READY STATUS\napi-7c9d-x2 0/1 Running (readiness probe pending)" }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: { agents: [{ id: "research-1", status: "running" }, { id: "lint-2", status: "done" }] } }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: { agents: [{ id: "lint-2", status: "done" }] } }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: "Process running with session ID 3" }).inProgress).toBe(true);
+    // A headerless table (`gh pr checks`) with a state cell.
+    expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpending\t0\thttps://ci/2" }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpass\t4m12s\thttps://ci/2" }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: { phase: "Terminating" } }).inProgress).toBe(true);
+    // -ing words that name a condition, not a state under way.
+    expect(summarizeOutcome({ output: { status: "missing" } }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: "Warning: deprecated flag" }).inProgress).toBeUndefined();
+  });
+
+  it("lets a pod be polled every ten seconds while it is created, and stops it once the budget is spent", () => {
+    const get = (at: number, state = "ContainerCreating"): CallSpec => ({ tool: "terminal", args: { command: "kubectl get pods -l app=api" }, result: `NAME    READY   STATUS\napi-x   0/1     ${state}`, at });
+    expect(blocked([get(0), get(10), get(20), get(30), { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 40 }])).toBe(false);
+    const stuck = Array.from({ length: 31 }, (_, i) => get(i * 10));
+    expect(severity(decideOn([...stuck, { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 310 }]), "stuck_poll")).toBe("block");
+  });
+
   it("reads a wait's empty output as time passed, not a miss: a moving poll taken in turn with `sleep 5` runs on", () => {
     const read = (i: number): CallSpec => ({ tool: "read_output", args: { handle: "proc-5" }, result: `[${i * 5}s] compiling step ${i}` });
     const nap = (result?: string): CallSpec => ({ tool: "bash", args: { cmd: "sleep 5" }, ...(result === undefined ? {} : { result }) });
@@ -174,6 +287,28 @@ describe("identifier variants and rewordings are one request", () => {
     expect(blocked([search("weather in Paris today", "empty"), search("Paris weather today?", "empty"), search("today's weather, Paris")])).toBe(true);
     expect(blocked([search("weather in Paris", "empty"), search("weather in Lyon", "empty"), search("weather in Nice")])).toBe(false);
   });
+
+  it("compares command lines as code: a long shared `cd <path> &&` prefix does not make different commands one request", () => {
+    const dir = "cd /Users/dev/Library/CloudStorage/OneDrive-Acme/Documents/Projects/Personal/go-clean-arch";
+    const sh = (command: string, result?: string): CallSpec => ({ tool: "execute_terminal_command", args: { command: `${dir} && ${command}` }, ...(result === undefined ? {} : { result }) });
+    const steps = [sh("go mod tidy", "go: go.mod file not found in current directory or any parent directory"), sh("dep ensure", "/bin/sh: dep: command not found"), sh("ls -la | grep vendor", "")];
+    expect(blocked([...steps, sh("cat Makefile")])).toBe(false);
+    // The same command reworded only in its spacing is still the same command.
+    const same = [sh("go mod tidy", "go: go.mod file not found"), sh("go  mod tidy", "go: go.mod file not found")];
+    expect(blocked([...same, sh("go mod  tidy")])).toBe(true);
+  });
+});
+
+describe("empty answers and answers with empty parts", () => {
+  it("reads an envelope with nothing in it as empty, and content beside an empty list as an answer", () => {
+    expect(summarizeOutcome({ output: { startAt: 0, maxResults: 20, total: 0, issues: [] } }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: { results: [], has_more: false, next_cursor: null, took_ms: 12 } }).kind).toBe("empty");
+    const thought = (n: number, history: number) => ({ thoughtNumber: n, totalThoughts: 8, nextThoughtNeeded: true, branches: [], thoughtHistoryLength: history });
+    expect(summarizeOutcome({ output: JSON.stringify(thought(3, 3)) }).kind).toBe("ok");
+    // A history that grows with every call is a counter: the same thought again is the same answer.
+    expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).toBe(summarizeOutcome({ output: thought(1, 2) }).fingerprint);
+    expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).not.toBe(summarizeOutcome({ output: thought(2, 2) }).fingerprint);
+  });
 });
 
 describe("flailing", () => {
@@ -183,6 +318,32 @@ describe("flailing", () => {
   it("stops many different queries to one tool that all come back empty", () => {
     const decision = decideOn([...queries.slice(0, 5).map((q) => jql(q)), { tool: "jira_search", args: { jql: queries[5] } }]);
     expect(findingOf(decision, "flailing")).toMatchObject({ severity: "block", count: 6 });
+  });
+
+  it("reads misses that each say something different as answers: an API's error paths tried one by one", () => {
+    const curl = (path: string, answer: object): CallSpec => ({ tool: "bash", args: { command: `curl -s localhost:3000${path}` }, result: { success: false, error: answer } });
+    const probes = [
+      curl("/api/tasks/9 -X PUT", { code: "BAD_REQUEST", message: "Invalid JSON in request body" }),
+      curl("/api/tasks/9 -X DELETE", { code: "NOT_FOUND", message: "Task not found" }),
+      curl("/api/auth/register -d bad-email", { code: "VALIDATION_ERROR", message: "Name must be between 2 and 100 characters" }),
+      curl("/api/auth/login -d nobody", { code: "UNAUTHORIZED", message: "Invalid email or password" }),
+      curl("/api/auth/register -d taken", { code: "CONFLICT", message: "Email already registered" }),
+    ];
+    expect(severity(decideOn([...probes, { tool: "bash", args: { command: "curl -s localhost:3000/api/health" } }]), "flailing")).toBe("none");
+    // Guessing gets the same miss back, whatever the guess.
+    const guess = (id: string): CallSpec => ({ tool: "get_chapter", args: { chapter_id: id }, error: `Error executing tool get_chapter: ${id} not found in TOC.` });
+    const guesses = ["text/part0016.html", "text/part0019.html", "text/part0020.html", "text/part0016_split_000.html", "text/part0019_split_000.html"].map(guess);
+    expect(severity(decideOn([...guesses, { tool: "get_chapter", args: { chapter_id: "text/part0021.html" } }]), "flailing")).toBe("block");
+  });
+
+  it("lets a sweep run on: one grep over many files misses on most, after hitting on one", () => {
+    const grep = (file: string, result = ""): CallSpec => ({ tool: "shell", args: { command: `grep -n 'time.Sleep' daemon/${file}_test.go || true` }, result });
+    const files = ["core", "lifecycle", "errors", "io", "config", "timeout", "replay", "session", "limits"];
+    const sweep = [grep("concurrency", "43:\ttime.Sleep(200 * time.Millisecond)"), ...files.slice(0, 8).map((f) => grep(f))];
+    expect(severity(decideOn([...sweep, { tool: "shell", args: { command: `grep -n 'time.Sleep' daemon/${files[8]}_test.go || true` } }]), "flailing")).toBe("none");
+    // Without a hit on any target the same shape is guessing.
+    const guesses = files.slice(0, 6).map((f) => grep(f));
+    expect(severity(decideOn([...guesses, { tool: "shell", args: { command: "grep -n 'time.Sleep' daemon/x_test.go || true" } }]), "flailing")).toBe("block");
   });
 
   it("lets distinct lookups that each miss a few times through", () => {

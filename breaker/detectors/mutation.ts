@@ -1,0 +1,67 @@
+import { BoundedCache } from "../bounded-cache.js";
+import type { CallRecord } from "../types.js";
+
+// Verbs that change what a later call may find: files written, records changed, packages installed.
+const MUTATING_VERB =
+  /^(edit|editor|write|patch|apply|create|update|upsert|delete|remove|insert|replace|move|rename|set|put|save|append|modify|overwrite|install|uninstall|commit|mkdir|touch|chmod|upload|restore|revert|fix)$/;
+// Argument fields that name the operation of a multi-purpose tool (`str_replace_editor({command: "view"})`).
+const OPERATION_KEYS = ["command", "action", "operation", "op"];
+// A shell command that changes files or the environment: in-place edits, redirections into files, file
+// moves, git's writing commands, package installs.
+const SHELL_MUTATION = new RegExp(
+  [
+    "\\bsed\\s+(-\\w*\\s+)*-i",
+    "(^|[^0-9&>2])>>?\\s*[^\\s&>|]",
+    "\\btee\\b",
+    "(^|[;&|]\\s*|\\s)(mv|cp|rm|mkdir|touch|chmod|ln|truncate|patch)\\s",
+    "\\bgit\\s+(apply|commit|checkout|reset|add|stash|merge|rebase|restore|cherry-pick|am|revert|mv|rm)\\b",
+    "\\b(pip3?|npm|pnpm|yarn|uv|poetry|cargo|go|apt(-get)?|brew|gem)\\s+(install|add|remove|uninstall|get)\\b",
+    "\\b(write_text|write_bytes|\\.write\\(|open\\([^)]*['\"][wa]b?['\"])",
+  ].join("|"),
+);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function mutatesByArgs(args: unknown): boolean | undefined {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+  for (const key of OPERATION_KEYS) {
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value !== "string") continue;
+    const text = value.trim();
+    // One word names the operation; a command line is read as the shell would run it.
+    return /^[\w-]+$/.test(text) ? words(text).some((w) => MUTATING_VERB.test(w)) : SHELL_MUTATION.test(text);
+  }
+  return undefined;
+}
+
+const cache = new BoundedCache<string, boolean>(2_048);
+
+/**
+ * True when a call changes the world a later call looks at: a tool whose name
+ * is a writing verb (`edit_file`, `apply_patch`, `create_record`), a
+ * multi-purpose tool asked for such an operation, or a shell command that
+ * writes (`sed -i`, `> file`, `git apply`, `pip install`). After such a change
+ * the same failing test run again is a new test of a changed program; after a
+ * read it is the same test.
+ */
+export function mutates(call: CallRecord): boolean {
+  const key = `${call.tool}\u0000${call.argsHash}`;
+  let found = cache.get(key);
+  if (found === undefined) {
+    let args: unknown;
+    try {
+      args = JSON.parse(call.args);
+    } catch {
+      args = call.args;
+    }
+    found = mutatesByArgs(args) ?? (typeof args === "string" && SHELL_MUTATION.test(args) ? true : words(call.tool).some((w) => MUTATING_VERB.test(w)));
+    cache.set(key, found);
+  }
+  return found;
+}
