@@ -228,8 +228,8 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
     });
   }
 
-  function remember(sessionId: string, batch: BatchRecord, replay: Replay): KnownCircuit {
-    const current = known.get(sessionId);
+  // `current` is what `known` holds for the session now (read by the caller in the same tick).
+  function remember(sessionId: string, batch: BatchRecord, replay: Replay, current: KnownCircuit | undefined): KnownCircuit {
     const sameEpoch = current?.epoch === batch.epoch;
     if (current && sameEpoch && current.through >= replay.through) {
       current.acknowledged = Math.max(current.acknowledged, batch.decided);
@@ -246,9 +246,13 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
     return entry;
   }
 
+  // True when the replayed circuit differs from the stored one and this process has not written it yet.
+  function unwritten(batch: BatchRecord, replay: Replay, entry: KnownCircuit): boolean {
+    return !sameCircuit(replay.circuit, batch.circuit) && !sameCircuit(entry.written, replay.circuit);
+  }
+
   // Write a replayed circuit that differs from the stored one, once per process; the verdicts stand whatever happens.
   async function persist(sessionId: string, batch: BatchRecord, replay: Replay, entry: KnownCircuit): Promise<void> {
-    if (sameCircuit(replay.circuit, batch.circuit) || sameCircuit(entry.written, replay.circuit)) return;
     entry.written = replay.circuit;
     try {
       await store.transition(sessionId, replay.circuit, limits, { epoch: batch.epoch, through: replay.through });
@@ -286,7 +290,9 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
       if (!duplicate) firstNew = Math.min(firstNew, step);
       upTo = Math.max(upTo, step);
     }
-    const start = startOf(batch, known.get(sessionId), firstNew);
+    // Read again after the store's await: a concurrent check of the session may have replayed further.
+    const current = known.get(sessionId);
+    const start = startOf(batch, current, firstNew);
     const replay = replayCircuit(batch, start, upTo, policy);
     const verdicts = requests.map((request, i) => {
       const { step } = batch.steps[i]!;
@@ -294,8 +300,9 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
       if (batch.degraded) verdict.degraded = { ...batch.degraded };
       return verdict;
     });
-    const entry = remember(sessionId, batch, replay);
-    await persist(sessionId, batch, replay, entry);
+    const entry = remember(sessionId, batch, replay, current);
+    // Most checks change nothing: no write, and no promise to wait on.
+    if (unwritten(batch, replay, entry)) await persist(sessionId, batch, replay, entry);
     // Events for this batch's own new calls; a repeat re-answers without a new transition.
     batch.steps.forEach(({ step, duplicate }, i) => {
       if (duplicate) return;

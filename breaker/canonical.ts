@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { configure } from "safe-stable-stringify";
 import { maskVolatile, type Masked } from "./volatile.js";
 
@@ -26,8 +26,11 @@ export function safeJson(value: unknown): string {
 /** Stored canonical arguments are cut to this many characters; the hash covers all of them. */
 export const MAX_CANONICAL_CHARS = 2_048;
 
+// NFKC leaves ASCII as it is; most argument and output strings are ASCII and skip the ICU call.
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function normalizeString(value: string): string {
-  return value.normalize("NFKC").trim();
+  return (NON_ASCII.test(value) ? value.normalize("NFKC") : value).trim();
 }
 
 function argsReplacer(_key: string, value: unknown): unknown {
@@ -69,7 +72,8 @@ export function canonicalOutput(output: unknown): string {
 
 /** Short stable hash of a string (sha256, 128 bits, base64url). */
 export function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+  // The one-shot crypto.hash: the same digest as createHash, without a Hash object per call (several per checked call).
+  return hash("sha256", text, "base64url").slice(0, 22);
 }
 
 /** Fingerprint of tool arguments: equal exactly when the canonical forms are equal. */

@@ -1,3 +1,4 @@
+import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
 import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
@@ -18,33 +19,48 @@ export interface RawOutcome {
 // Argument values long enough to be recognised when a result repeats them.
 const MIN_ECHO_CHARS = 3;
 const MAX_ECHOES = 16;
+const DIGITS_ONLY = /^\d+$/;
+
+// A plain function, not a closure: one runs on every tool result.
+function collectEchoes(value: unknown, depth: number, found: string[]): void {
+  if (found.length >= MAX_ECHOES || depth > 4) return;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text.length >= MIN_ECHO_CHARS && !DIGITS_ONLY.test(text)) found.push(text);
+  } else if (value !== null && typeof value === "object") {
+    for (const item of Object.values(value as Record<string, unknown>)) collectEchoes(item, depth + 1, found);
+  }
+}
 
 function echoesOf(args: unknown): string[] {
   const found: string[] = [];
-  const walk = (value: unknown, depth: number): void => {
-    if (found.length >= MAX_ECHOES || depth > 4) return;
-    if (typeof value === "string") {
-      const text = value.trim();
-      if (text.length >= MIN_ECHO_CHARS && !/^\d+$/.test(text)) found.push(text);
-    } else if (value !== null && typeof value === "object") {
-      for (const item of Object.values(value as Record<string, unknown>)) walk(item, depth + 1);
-    }
-  };
-  walk(args, 0);
+  collectEchoes(args, 0, found);
   // Longest first, so a value is masked before any shorter value inside it.
-  return found.sort((a, b) => b.length - a.length);
+  return found.length > 1 ? found.sort((a, b) => b.length - a.length) : found;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+// The pattern of each argument value lately echoed: a model repeats its arguments, and a pattern
+// is built once, not on every result. Bounded: the values are the model's. (A global pattern is
+// safe to share: replace() starts it at 0 and leaves it there.)
+const echoPatterns = new BoundedCache<string, RegExp>(256);
+
+function echoPattern(echo: string): RegExp {
+  let pattern = echoPatterns.get(echo);
+  if (!pattern) {
+    const escaped = JSON.stringify(echo).slice(1, -1);
+    // A whole token only: "google" echoed is masked, the "google" inside "start_google_auth" is not.
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(escaped)}(?![\\p{L}\\p{N}_])`, "giu");
+    echoPatterns.set(echo, pattern);
+  }
+  return pattern;
+}
+
 /** Canonical text with the call's own argument values masked where the result repeats them. */
 function withoutEchoes(canonical: string, args: unknown): string {
   let out = canonical;
-  for (const echo of echoesOf(args)) {
-    const escaped = JSON.stringify(echo).slice(1, -1);
-    // A whole token only: "google" echoed is masked, the "google" inside "start_google_auth" is not.
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(escaped)}(?![\\p{L}\\p{N}_])`, "giu"), "<arg>");
-  }
+  for (const echo of echoesOf(args)) out = out.replace(echoPattern(echo), "<arg>");
   return out;
 }
 

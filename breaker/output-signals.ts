@@ -159,10 +159,12 @@ function nonZeroExit(fields: Fields, depth = 0): boolean {
   return depth === 0 && Object.values(fields).some((v) => asFields(v) && nonZeroExit(v as Fields, 1));
 }
 
+// The fields' words in one text; a module function, not a closure made on every output.
+const joinedText = (...values: unknown[]) => values.map((v) => (typeof v === "string" ? v : JSON.stringify(v) ?? "")).join(" ");
+
 function failureInFields(fields: Fields): FailureSignal | undefined {
   const status = httpStatus(fields);
   if (status !== undefined) return { transient: status === 408 || status === 425 || status === 429 || status >= 500 };
-  const text = (...values: unknown[]) => values.map((v) => (typeof v === "string" ? v : JSON.stringify(v) ?? "")).join(" ");
   const failed =
     present(fields.error) ||
     fields.ok === false ||
@@ -174,7 +176,7 @@ function failureInFields(fields: Fields): FailureSignal | undefined {
     nonZeroExit(fields) ||
     (Array.isArray(fields.errors) && fields.errors.length > 0 && !present(fields.data));
   if (!failed) return textsOf(fields).map(failureInText).find(Boolean);
-  return { transient: isTransientText(text(fields.error, fields.errors, fields.message, fields.status, fields.detail, fields.reason, ...textsOf(fields))) };
+  return { transient: isTransientText(joinedText(fields.error, fields.errors, fields.message, fields.status, fields.detail, fields.reason, ...textsOf(fields))) };
 }
 
 /** A failure an output reports, in its structure or its text, or undefined. */

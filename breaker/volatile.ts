@@ -76,7 +76,13 @@ const PROSE_FIELD = /\b([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)([ \t]*[:=][ \
 // In prose a lone "time" or "date" may label anything ("time: 3" counting steps); a compound key says what it holds.
 const isTimeField = (key: string) => cachedKind(key) === "time" && keyWords(key).length > 1;
 
+// Every time pattern (and a prose time field's value) needs a digit, and every id pattern a digit or a
+// hyphen: most strings skip the scans.
+const HAS_DIGIT = /\d/;
+const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
+
 function maskTimes(text: string): string {
+  if (!HAS_DIGIT.test(text)) return text;
   let out = text;
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
@@ -85,6 +91,7 @@ function maskTimes(text: string): string {
 }
 
 function maskIds(text: string, ids: string[]): string {
+  if (!HAS_DIGIT_OR_HYPHEN.test(text)) return text;
   // Patterns overlap (a UUID's first group is also a hex digest): each id is counted once, by the first pattern
   // that takes it, and a text naming more than a few is a listing left as it is.
   const found: string[] = [];

@@ -30,9 +30,12 @@ export function createAgentNode(resolve: ResolveRun) {
   return async function agent(state: GuardedState, config: LangGraphRunnableConfig): Promise<AgentUpdate> {
     const run = resolve(state, config);
     const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
-    const response = await run.model.then((model) => model.invoke(prompt, config)).catch((error: unknown) => {
+    let response: unknown;
+    try {
+      response = await (await run.model).invoke(prompt, config);
+    } catch (error) {
       throw run.redact.error(error);
-    });
+    }
     const message = normalizeToolCalls(response as AIMessage, state.messages);
     const update: AgentUpdate = { messages: [message] };
     if (state.sessionId !== run.sessionId) update.sessionId = run.sessionId;

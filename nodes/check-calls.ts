@@ -33,11 +33,11 @@ export function breakerRequests(
   messages: readonly BaseMessage[],
   calls: readonly PendingCall[],
   run: string,
-  { idOf = (call: PendingCall) => call.id, bill = true }: { idOf?: (call: PendingCall) => string; bill?: boolean } = {},
+  { idOf, bill = true }: { idOf?: (call: PendingCall) => string; bill?: boolean } = {},
 ): ToolCallRequest[] {
   const usage = bill ? unbilledUsage(messages) : undefined;
   return calls.map((call, index) => ({
-    id: idOf(call),
+    id: idOf ? idOf(call) : call.id,
     name: call.name || "(unnamed)",
     args: call.args,
     run,
@@ -57,8 +57,10 @@ export async function checkCalls(run: RunSettings, messages: readonly BaseMessag
   if (!message || !AIMessage.isInstance(message)) return [];
   const calls = pendingCalls(message);
   if (calls.length === 0) return [];
-  const idOf = (call: PendingCall) => breakerCallId(run.callScope, message.id ?? "", call.id);
-  const verdicts = await run.breaker.checkBatch(run.sessionId, breakerRequests(messages, calls, run.runId, { idOf }));
+  const requests = breakerRequests(messages, calls, run.runId);
+  // Namespaced in place rather than through an `idOf` closure made on every check.
+  for (const request of requests) request.id = breakerCallId(run.callScope, message.id ?? "", request.id);
+  const verdicts = await run.breaker.checkBatch(run.sessionId, requests);
   return verdicts.map((v) => redactVerdict(v, run.redact));
 }
 

@@ -87,12 +87,24 @@ function validate(tool: StructuredToolInterface, args: unknown): { ok: true } | 
   return { ok: false, message: `Invalid arguments for ${tool.name}: ${issues.join("; ")}.` };
 }
 
+// Nothing awaits `stopped` once the call is over; it must not count as unhandled.
+const ignore = (): void => undefined;
+const ONCE = { once: true } as const;
+
+// The timer's callback, handed its CallSignal by setTimeout: no closure per call.
+function expire(call: CallSignal): void {
+  // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
+  call.abort(new ToolTimeout(`${call.what} did not finish within ${call.ms} ms.`));
+}
+
 /**
  * The signal a call runs under: aborted when the run is cancelled (the run's
  * signal) or when the call's time is up, whichever comes first. Combined by
  * hand rather than with AbortSignal.any, whose weak references cost more
  * than the rest of the call and which, on Node 20, keeps dependents of a
- * long-lived run signal alive; `release` detaches both sources.
+ * long-lived run signal alive; `release` detaches both sources. It listens
+ * to the run's signal as an EventListener object (handleEvent), so a call
+ * allocates no closures for it.
  */
 class CallSignal {
   private readonly controller = new AbortController();
@@ -102,32 +114,33 @@ class CallSignal {
 
   constructor(
     private readonly run: AbortSignal | undefined,
-    ms: number,
-    what: string,
+    readonly ms: number,
+    readonly what: string,
   ) {
     this.stopped = new Promise<never>((_, reject) => (this.reject = reject));
-    // Nothing awaits `stopped` once the call is over; it must not count as unhandled.
-    this.stopped.catch(() => undefined);
-    // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
-    this.timer = setTimeout(() => this.abort(new ToolTimeout(`${what} did not finish within ${ms} ms.`)), ms);
+    this.stopped.catch(ignore);
+    this.timer = setTimeout(expire, ms, this);
     if (run?.aborted) this.abort(run.reason);
-    else run?.addEventListener("abort", this.onRunAbort, { once: true });
+    else run?.addEventListener("abort", this, ONCE);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  private readonly onRunAbort = (): void => this.abort(this.run?.reason);
+  /** The run was cancelled. */
+  handleEvent(): void {
+    this.abort(this.run?.reason);
+  }
 
-  private readonly abort = (reason: unknown): void => {
+  abort(reason: unknown): void {
     this.controller.abort(reason);
     this.reject?.(reason);
-  };
+  }
 
   release(): void {
     clearTimeout(this.timer);
-    this.run?.removeEventListener("abort", this.onRunAbort);
+    this.run?.removeEventListener("abort", this);
   }
 }
 

@@ -143,11 +143,15 @@ export function currentRunId(messages: readonly BaseMessage[]): string {
   const said = new Set<string>();
   let run: string | undefined;
   let turns = 0;
-  for (const message of messages) {
+  // Only later messages compare against what was said: the last one's words need no key.
+  let last = messages.length - 1;
+  while (last >= 0 && messages[last]!.getType() !== "human") last--;
+  for (let i = 0; i <= last; i++) {
+    const message = messages[i]!;
     if (message.getType() !== "human") continue;
     const text = wordsOf(message);
     if (run === undefined || text === undefined || !isContinuation(text, said)) run = message.id ?? `run-${turns}`;
-    if (text !== undefined) said.add(turnKey(text));
+    if (text !== undefined && i < last) said.add(turnKey(text));
     turns++;
   }
   return run ?? "run-0";

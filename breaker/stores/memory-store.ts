@@ -146,8 +146,9 @@ export class MemoryStore implements BreakerStore {
         session.decided = session.totalCalls;
       }
       session.totalCalls += 1;
-      const { usage, ...fields } = call;
-      const record: CallRecord = { ...fields, step: session.totalCalls, at: now };
+      // A spread, not a rest pattern (which copies through V8's slow path); the usage is replaced by a copy.
+      const record: CallRecord = { ...call, step: session.totalCalls, at: now };
+      const usage = call.usage;
       if (usage) {
         record.usage = { ...usage };
         session.usage = {

@@ -1,5 +1,6 @@
 import {
   context,
+  isSpanContextValid,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -50,6 +51,16 @@ function nowMs(): number {
 }
 
 /**
+ * False for the API's no-op span (no tracer registered): it has no context to
+ * pass on and keeps nothing, so the work runs without it and no child spans
+ * or attributes are made for it. A span sampled out still has a valid
+ * context, which its children must see, so it is treated as traced.
+ */
+function traced(span: Span): boolean {
+  return span.isRecording() || isSpanContextValid(span.spanContext());
+}
+
+/**
  * The same breaker, reporting every check to OpenTelemetry: a verdict
  * counter, a check-duration histogram, a store-fallback counter, and one span
  * per judged call with its verdict as attributes. Only `check` and
@@ -81,8 +92,9 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
     const startMs = nowMs();
     let failure: unknown;
     try {
-      const result = await context.with(trace.setSpan(context.active(), span), work);
-      count(meters, describe(result, startMs, nowMs()));
+      const result = traced(span) ? await context.with(trace.setSpan(context.active(), span), work) : await work();
+      const verdicts = describe(result, startMs, nowMs());
+      if (!meters.noop) count(meters, verdicts);
       return result;
     } catch (error) {
       failure = error;
@@ -90,9 +102,10 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
       span.setStatus({ code: SpanStatusCode.ERROR, message: failureText(error) });
       throw error;
     } finally {
-      const failed = failure === undefined ? {} : { "error.type": failure instanceof Error ? failure.name : typeof failure };
-      const attributes = { [A.operation]: operation, ...failed };
-      meters.checkDuration.record((performance.now() - started) / 1_000, attributes);
+      if (!meters.noop) {
+        const failed = failure === undefined ? {} : { "error.type": failure instanceof Error ? failure.name : typeof failure };
+        meters.checkDuration.record((performance.now() - started) / 1_000, { [A.operation]: operation, ...failed });
+      }
       span.end();
     }
   }
@@ -100,7 +113,7 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
   async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
     const span = tracer().startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, attributes: { [A.session]: sessionLabel(sessionId) } });
     return measured("check", span, () => breaker.check(sessionId, call), (verdict) => {
-      span.setAttributes(verdictSpanAttributes(sessionId, verdict));
+      if (traced(span)) span.setAttributes(verdictSpanAttributes(sessionId, verdict));
       return [verdict];
     });
   }
@@ -114,6 +127,7 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
     return measured("check_batch", parent, () => breaker.checkBatch(sessionId, calls), (verdicts, startMs, endMs) => {
       // The calls of a batch are judged in one store operation: each gets its
       // own span, spanning that operation, under the batch's.
+      if (!traced(parent)) return verdicts;
       const within = trace.setSpan(context.active(), parent);
       for (const verdict of verdicts) {
         t.startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, startTime: startMs, attributes: verdictSpanAttributes(sessionId, verdict) }, within).end(endMs);

@@ -1,4 +1,4 @@
-import { metrics, type Counter, type Histogram, type MeterProvider } from "@opentelemetry/api";
+import { createNoopMeter, metrics, type Counter, type Histogram, type MeterProvider } from "@opentelemetry/api";
 import { BREAKER_METRICS, INSTRUMENTATION_SCOPE } from "./names.js";
 
 /** The breaker's metric instruments. */
@@ -6,6 +6,8 @@ export interface BreakerInstruments {
   verdicts: Counter;
   checkDuration: Histogram;
   storeFallbacks: Counter;
+  /** True when every instrument is the API's no-op (no SDK registered): nothing recorded is kept, so labels need not be built. */
+  noop: boolean;
 }
 
 // Seconds. A memory check takes tens of microseconds, a Redis one about a
@@ -13,9 +15,11 @@ export interface BreakerInstruments {
 // every check in the first one.
 const CHECK_DURATION_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
+const NOOP_METER = createNoopMeter();
+
 function createInstruments(provider: MeterProvider): BreakerInstruments {
   const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
-  return {
+  const instruments: Omit<BreakerInstruments, "noop"> = {
     verdicts: meter.createCounter(BREAKER_METRICS.verdicts, {
       description: "Tool calls the circuit breaker judged, by state, deciding detector and tool.",
       unit: "{call}",
@@ -30,6 +34,11 @@ function createInstruments(provider: MeterProvider): BreakerInstruments {
       unit: "{call}",
     }),
   };
+  const noop =
+    instruments.verdicts === NOOP_METER.createCounter("") &&
+    instruments.checkDuration === NOOP_METER.createHistogram("") &&
+    instruments.storeFallbacks === NOOP_METER.createCounter("");
+  return { ...instruments, noop };
 }
 
 /**
