@@ -57,24 +57,20 @@ function echoPattern(echo: string): RegExp {
   return pattern;
 }
 
-/** Canonical text with the call's own argument values masked where the result repeats them. */
-function withoutEchoes(canonical: string, args: unknown): string {
+/** Canonical text with the call's own argument values (`echoesOf`) masked where the result repeats them. */
+function withoutEchoes(canonical: string, echoes: readonly string[]): string {
   let out = canonical;
-  for (const echo of echoesOf(args)) out = out.replace(echoPattern(echo), "<arg>");
+  for (const echo of echoes) out = out.replace(echoPattern(echo), "<arg>");
   return out;
 }
 
-// The words of a call's arguments (names, identifiers, paths' parts), lower-cased.
-function argWords(args: unknown): Set<string> {
-  const words = new Set<string>();
-  for (const echo of echoesOf(args)) for (const word of echo.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{2,}/gu) ?? []) words.add(word);
-  return words;
-}
+// A word worth recognising: a name, an identifier, a part of a path.
+const WORD = /[\p{L}_][\p{L}\p{N}_]{2,}/gu;
 
 /** An error's text with every word of the call's arguments masked: what kind of failure it is, whatever it names. */
-function shapeOf(canonical: string, args: unknown): string {
-  const words = argWords(args);
-  return words.size === 0 ? canonical : canonical.replace(/[\p{L}_][\p{L}\p{N}_]{2,}/gu, (word) => (words.has(word.toLowerCase()) ? "<arg>" : word));
+function shapeOf(canonical: string, echoes: readonly string[]): string {
+  const words = new Set(echoes.flatMap((echo) => echo.toLowerCase().match(WORD) ?? []));
+  return words.size === 0 ? canonical : canonical.replace(WORD, (word) => (words.has(word.toLowerCase()) ? "<arg>" : word));
 }
 
 function errorText(error: unknown): string {
@@ -82,8 +78,8 @@ function errorText(error: unknown): string {
   return typeof error === "string" ? error : canonicalOutputParts(error).canonical;
 }
 
-function failed(kind: string, transient: boolean, canonical: string, args: unknown): ToolOutcome {
-  const shape = shapeOf(canonical, args);
+function failed(kind: string, transient: boolean, canonical: string, echoes: readonly string[]): ToolOutcome {
+  const shape = shapeOf(canonical, echoes);
   return {
     kind: "error",
     fingerprint: hashText(`${kind}:${canonical}`),
@@ -106,18 +102,19 @@ function cancelled(text: string): ToolOutcome {
 export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
   const thrown = raw.error !== undefined && raw.error !== null && raw.error !== false;
   try {
+    const echoes = echoesOf(raw.args);
     if (thrown) {
       const text = errorText(raw.error);
       if (isCancellation(text)) return cancelled(text);
-      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, raw.args), raw.args);
+      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
     if (typeof value === "string" && isCancellation(value)) return cancelled(value);
     const parts = canonicalOutputParts(value);
     const { ids } = parts;
-    const canonical = withoutEchoes(parts.canonical, raw.args);
+    const canonical = withoutEchoes(parts.canonical, echoes);
     const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
-    if (failure) return failed("error", failure.transient, canonical, raw.args);
+    if (failure) return failed("error", failure.transient, canonical, echoes);
     const inProgress = isInProgress(value);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {

@@ -259,7 +259,8 @@ const UNFINISHED_VALUE = new RegExp(`^(${UNFINISHED})$`, "i");
 const ONGOING_WORD = /^[a-z]{3,}ing$/;
 const NOT_ONGOING = new Set(["missing", "warning", "nothing", "something", "anything", "everything", "string", "thing", "ceiling", "setting", "during"]);
 
-// The words of a state value, split at case changes and separators: "ContainerCreating" -> container creating.
+// The words of a state value, letters only (unlike keyWords, digits neither count nor join a word), split at
+// case changes and separators: "ContainerCreating" -> container creating.
 function stateWords(value: string): string[] {
   return value
     .replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -299,7 +300,6 @@ const STATE_HEADER = /(^|\s)(STATUS|STATE|PHASE|Status|State|Phase)(\s|$)/;
 const STATUS_KEYS = ["status", "state", "phase", "stage", "job_status", "jobStatus", "run_status", "runStatus"];
 const DONE_KEYS = ["done", "completed", "complete", "finished", "ready", "is_done", "isDone", "is_complete", "isComplete"];
 const IN_PROGRESS_MAX_CHARS = 600;
-// Records of a list read for their state: enough for a task board, bounded for a huge listing.
 const MAX_LISTED_RECORDS = 50;
 
 function statedInProse(text: string): boolean {
@@ -329,6 +329,11 @@ function tableInProgress(text: string): boolean {
   });
 }
 
+// The first records of a list, read for their state: enough for a task board, bounded for a huge listing.
+function listInProgress(list: readonly unknown[], depth: number): boolean {
+  return list.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) !== undefined && inProgressFields(item as Fields, depth));
+}
+
 function textInProgress(text: string): boolean {
   return text.length <= IN_PROGRESS_MAX_CHARS && (statedInProse(text) || tableInProgress(text));
 }
@@ -345,7 +350,7 @@ function inProgressFields(fields: Fields, depth: number): boolean {
   if (depth >= 2) return false;
   // One level down ({job: {status: "running"}}), and the records of a list ({agents: [{status: "running"}]}).
   return Object.values(fields).some((v) => {
-    if (Array.isArray(v)) return v.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, depth + 1));
+    if (Array.isArray(v)) return listInProgress(v, depth + 1);
     return depth < 1 && asFields(v) !== undefined && inProgressFields(v as Fields, depth + 1);
   });
 }
@@ -353,7 +358,7 @@ function inProgressFields(fields: Fields, depth: number): boolean {
 /** True when an output reports work that is not finished yet (a job status to poll again). */
 export function isInProgress(value: unknown): boolean {
   if (typeof value === "string") return textInProgress(value);
-  if (Array.isArray(value)) return value.slice(0, MAX_LISTED_RECORDS).some((item) => asFields(item) && inProgressFields(item as Fields, 1));
+  if (Array.isArray(value)) return listInProgress(value, 1);
   const fields = asFields(value);
   return fields ? inProgressFields(fields, 0) : false;
 }

@@ -26,14 +26,16 @@ export const flailing: Detector = {
       misses.push(call);
     }
     if (misses.length + 1 < level.warn) return null;
-    // Guessing gets the same miss back each time (nothing found, the same error once the echoed argument is
-    // masked); misses that each say something different are answers being read, as when an API's error
-    // paths are tried one by one. Count the distinct requests behind the commonest miss.
+    // Guessing gets the same miss back each time (nothing found, one error shape whatever it names);
+    // misses that each say something different are answers being read, as when an API's error paths are
+    // tried one by one. Count the distinct requests behind the commonest miss.
     const similarity = levels.semantic_stutter.similarity;
     const bySignature = new Map<string, CallRecord[]>();
     for (const call of misses) {
       const signature = call.outcome!.kind === "error" ? (call.outcome!.shape ?? call.outcome!.fingerprint) : call.outcome!.kind;
-      bySignature.set(signature, [...(bySignature.get(signature) ?? []), call]);
+      const group = bySignature.get(signature);
+      if (group) group.push(call);
+      else bySignature.set(signature, [call]);
     }
     const alike = [...bySignature.values()].reduce((a, b) => (b.length > a.length ? b : a));
     if (isSweep(candidate, alike, run)) return null;

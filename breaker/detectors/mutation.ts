@@ -20,7 +20,6 @@ const SHELL_MUTATION = new RegExp(
   ].join("|"),
 );
 
-
 function mutatesByArgs(args: unknown): boolean | undefined {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
   for (const key of OPERATION_KEYS) {
@@ -44,5 +43,5 @@ function mutatesByArgs(args: unknown): boolean | undefined {
 export const mutates = memoByCall<boolean>(
   2_048,
   (args, call) =>
-    mutatesByArgs(args) ?? (typeof args === "string" && SHELL_MUTATION.test(args) ? true : keyWords(call.tool).some((w) => MUTATING_VERB.test(w))),
+    mutatesByArgs(args) ?? ((typeof args === "string" && SHELL_MUTATION.test(args)) || keyWords(call.tool).some((w) => MUTATING_VERB.test(w))),
 );

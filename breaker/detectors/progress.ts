@@ -16,8 +16,8 @@ export function answered(call: CallRecord): boolean {
 /**
  * True when `call`, finished, brought nothing new after `previous` (the
  * finished call before it in its family, if any):
- * - an empty result is nothing new, unless the call only waits (see `answered`):
- *   then it is judged like a success;
+ * - an empty result is nothing new, unless the call only waits or changes
+ *   something (see `answered`): then it is judged like a success;
  * - a success is nothing new when its request already gave that very result
  *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
  *   acted in between: then it is a look at a world that may have changed;
