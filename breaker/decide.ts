@@ -1,5 +1,5 @@
 import { DETECTORS } from "./detectors/index.js";
-import { observedNature } from "./detectors/observed-nature.js";
+import { namedNature, observedNature } from "./detectors/observed-nature.js";
 import { detectorsFor, natureOf, type Policy } from "./policy.js";
 import type { CallRecord, CircuitRecord, CircuitState, Finding, UsageTotals } from "./types.js";
 
@@ -40,7 +40,9 @@ export function decide(input: DecisionInput): Decision {
   if (!candidate) return { state: "CLOSED", findings: [] };
   const session = input.window.slice(0, -1);
   const run = session.filter((c) => c.run === candidate.run && c.step > input.circuit.since);
-  const observed = input.policy.inferPolling ? observedNature(candidate, run) : undefined;
+  const observed =
+    (input.policy.inferPolling ? observedNature(candidate, run) : undefined) ??
+    (input.policy.inferSideEffects ? namedNature(candidate.tool) : undefined);
   const nature = natureOf(input.policy, candidate.tool) ?? observed;
   const detection = {
     candidate,

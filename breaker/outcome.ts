@@ -14,6 +14,11 @@ export interface RawOutcome {
    * whichever spelling of the request it echoes.
    */
   args?: unknown;
+  /**
+   * The name of the tool called, when the caller has it: an error that names
+   * its own tool ("Unknown tool: Miro") reads the same whichever tool it names.
+   */
+  tool?: string;
 }
 
 // Argument values long enough to be recognised when a result repeats them.
@@ -78,13 +83,23 @@ function errorText(error: unknown): string {
   return typeof error === "string" ? error : canonicalOutputParts(error).canonical;
 }
 
-function failed(kind: string, transient: boolean, canonical: string, echoes: readonly string[]): ToolOutcome {
+// An error's text with the called tool's own name masked, when it names it: what the harness says about
+// any tool it was asked for ("Unknown tool: <tool>"), whatever the tool.
+function aboutToolOf(shape: string, tool: string | undefined): string | undefined {
+  if (!tool || tool.length < MIN_ECHO_CHARS) return undefined;
+  const masked = withoutEchoes(shape, [tool]);
+  return masked === shape ? undefined : hashText(`tool:${masked}`);
+}
+
+function failed(kind: string, transient: boolean, canonical: string, echoes: readonly string[], tool: string | undefined): ToolOutcome {
   const shape = shapeOf(canonical, echoes);
+  const aboutTool = aboutToolOf(shape, tool);
   return {
     kind: "error",
     fingerprint: hashText(`${kind}:${canonical}`),
     ...(transient ? { transient: true } : {}),
     ...(shape !== canonical ? { shape: hashText(`${kind}:${shape}`) } : {}),
+    ...(aboutTool ? { aboutTool } : {}),
   };
 }
 
@@ -106,7 +121,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     if (thrown) {
       const text = errorText(raw.error);
       if (isCancellation(text)) return cancelled(text);
-      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes);
+      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
     if (typeof value === "string" && isCancellation(value)) return cancelled(value);
@@ -114,7 +129,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     const { ids } = parts;
     const canonical = withoutEchoes(parts.canonical, echoes);
     const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
-    if (failure) return failed("error", failure.transient, canonical, echoes);
+    if (failure) return failed("error", failure.transient, canonical, echoes, raw.tool);
     const inProgress = isInProgress(value);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {

@@ -63,6 +63,14 @@ export const DetectorsSchema = z.object({
     .object({ warn: count.default(5), block: count.default(6) })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
+  /**
+   * Calls in a row refused with the same answer whatever tool they named ("Unknown tool: X"), to tools
+   * that have not worked in the run, the candidate included: the model is guessing tool names.
+   */
+  refused_tools: z
+    .object({ warn: count.default(2), block: count.default(3) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
   /** User turns in which the same call has failed or come back empty, since it last worked (session-wide). */
   session_repeat: z
     .object({ warn: count.default(3), block: count.default(4) })
@@ -126,6 +134,7 @@ const DetectorOverridesSchema = z
     transient_retries: z.object({ warn: count, block: count }).partial(),
     stuck_poll: z.object({ warn: positive, block: positive, intervals: count }).partial(),
     flailing: z.object({ warn: count, block: count }).partial(),
+    refused_tools: z.object({ warn: count, block: count }).partial(),
     session_repeat: z.object({ warn: count, block: count }).partial(),
     cycle: z.object({ warn: count, block: count, maxPeriod: z.number().int().min(2).max(10) }).partial(),
     error_flood: z.object({ warn: count, block: count }).partial(),
@@ -171,6 +180,11 @@ export const PolicySchema = z.object({
    * result earlier in the run is being watched, not stuck: give it the polling levels.
    */
   inferPolling: z.boolean().default(true),
+  /**
+   * A tool with no declared nature named for an act on the outside world
+   * (`send_message`, `issue_refund`, `log_out`) gets the side-effecting levels.
+   */
+  inferSideEffects: z.boolean().default(true),
   /** Per-tool settings: a nature and overrides that win over the nature's. */
   tools: z
     .record(

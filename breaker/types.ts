@@ -53,6 +53,12 @@ export interface ToolOutcome {
    */
   shape?: string;
   /**
+   * For an error that names the tool it answers for: the hash of its shape
+   * with that name masked, so "Unknown tool: Miro" and "Unknown tool: Jira"
+   * share it (the harness refusing whatever tool is asked for).
+   */
+  aboutTool?: string;
+  /**
    * The call never ran: the harness cancelled it because another call of its
    * batch failed, or the run was interrupted. It is no failure of its own.
    */

@@ -148,10 +148,10 @@ export function loopBreakerMiddleware(options: LoopBreakerMiddlewareOptions = {}
         result = await handler(request);
       } catch (error) {
         // An interrupt pauses the run; the call has not ended.
-        if (!isGraphBubbleUp(error)) await breaker.complete(sessionId, id, { error, args: toolCall.args });
+        if (!isGraphBubbleUp(error)) await breaker.complete(sessionId, id, { error, args: toolCall.args, tool: toolCall.name });
         throw error;
       }
-      await breaker.complete(sessionId, id, { ...outcomeOf(result, id), args: toolCall.args });
+      await breaker.complete(sessionId, id, { ...outcomeOf(result, id), args: toolCall.args, tool: toolCall.name });
       return verdict.advisory ? withAdvisory(result, verdict.advisory) : result;
     },
   });

@@ -43,7 +43,7 @@ export function createToolsNode(resolve: ResolveRun) {
     const ctx = { tools: run.tools, redact: run.redact, state, config };
     const runs = await Promise.all(calls.map((call, i) => runTool(call, verdicts[i], ctx)));
     // The call's own arguments go with its outcome: a result that only echoes them reads the same, as offline.
-    const outcomes = runs.map((r, i) => summarizeOutcome({ ...r.outcome, args: calls[i]!.args }));
+    const outcomes = runs.map((r, i) => summarizeOutcome({ ...r.outcome, args: calls[i]!.args, tool: calls[i]!.name }));
     await run.breaker.completeBatch(run.sessionId, outcomes.map((outcome, i) => ({ callId: verdicts[i]!.callId, outcome })));
     const replies = runs.map((r, i) => withOutcome(r.reply, outcomes[i]!));
     if (!replies.some(isCommand)) return { messages: replies as BaseMessage[], ...checked };

@@ -17,7 +17,7 @@ export type StreakKind = "plain" | "transient" | "retry" | "poll";
 
 /** The run's recent calls asking for what the candidate asks for, and how many of them brought nothing new. */
 export interface FamilyStreak {
-  /** The trailing family calls that brought nothing new (or every family call, when progress does not reset), oldest first. */
+  /** The trailing family calls that brought nothing new, oldest first. */
   streak: CallRecord[];
 
   /** The family call that last brought news: for a poll, where its status last moved. */
@@ -55,16 +55,9 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const known = cache.get(input);
   if (known) return known;
   const { candidate, run, levels } = input;
-  const { similarity, resetOnProgress } = levels.semantic_stutter;
-  const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
-  let result: FamilyStreak;
-  if (resetOnProgress) {
-    const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
-    result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
-  } else {
-    const streak = run.filter(belongs);
-    result = { streak, varied: false, kind: "plain", sinceChange: streak };
-  }
+  const belongs = (call: CallRecord) => sameRequest(call, candidate, levels.semantic_stutter.similarity);
+  const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
+  const result: FamilyStreak = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);
   cache.set(input, result);
   return result;
@@ -94,4 +87,14 @@ export function judgedStreak(input: DetectionInput, family: FamilyStreak, level:
   return rank(family.sinceChange.length + 1, level) > rank(family.streak.length + 1, retries)
     ? { streak: family.sinceChange, level }
     : { streak: family.streak, level: retries };
+}
+
+/**
+ * The run's calls of the candidate's request that did what they were asked:
+ * for a side effect each one is the harm, whatever it returned. A call that
+ * failed did nothing; one still running may have.
+ */
+export function doneCalls(input: DetectionInput): CallRecord[] {
+  const { candidate, run, levels } = input;
+  return run.filter((call) => call.outcome?.kind !== "error" && sameRequest(call, candidate, levels.semantic_stutter.similarity));
 }

@@ -15,8 +15,8 @@ import { staleStreak } from "./streak.js";
  * same tool with the same arguments, narration aside, or with arguments that
  * spell the same request (a reordered query, another case, "ORD-42" for
  * "ord_42") with the same paging: two pages of one search are not repeats. With
- * `resetOnProgress: false` (side effects) every identical call counts,
- * finished or not.
+ * `resetOnProgress: false` (side effects) every identical call that did not
+ * fail counts, finished or not.
  */
 export const identicalRepeat: Detector = {
   id: "identical_repeat",
@@ -32,7 +32,8 @@ export const identicalRepeat: Detector = {
       return other.identity === keys.identity || other.spelling === keys.spelling;
     };
     let streak: CallRecord[];
-    if (!level.resetOnProgress) streak = run.filter(identical);
+    // A side effect is done by every call that did not fail: a send that failed sent nothing.
+    if (!level.resetOnProgress) streak = run.filter((c) => identical(c) && c.outcome?.kind !== "error");
     else {
       // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
       const { stale, pending, sinceChange } = staleStreak(run, identical);

@@ -7,6 +7,7 @@ import { flailing } from "./flailing.js";
 import { identicalRepeat } from "./identical-repeat.js";
 import { noProgress } from "./no-progress.js";
 import { pageRevisit } from "./page-revisit.js";
+import { refusedTools } from "./refused-tools.js";
 import { runCalls } from "./run-calls.js";
 import { semanticStutter } from "./semantic-stutter.js";
 import { sessionRepeat } from "./session-repeat.js";
@@ -26,6 +27,7 @@ export const DETECTORS: readonly Detector[] = [
   stuckPoll,
   cycle,
   flailing,
+  refusedTools,
   errorFlood,
   sessionRepeat,
   callRate,

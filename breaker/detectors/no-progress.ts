@@ -16,7 +16,7 @@ export const noProgress: Detector = {
   scope: "run",
   detect(input) {
     const family = familyStreak(input);
-    if (family.varied || family.kind === "poll" || !input.levels.semantic_stutter.resetOnProgress) return null;
+    if (family.varied || family.kind === "poll") return null;
     const { candidate } = input;
     const { streak, level } = judgedStreak(input, family, input.levels.no_progress);
     const steps = [...streak.map((c) => c.step), candidate.step];

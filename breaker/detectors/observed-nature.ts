@@ -1,3 +1,4 @@
+import { keyWords } from "../key-words.js";
 import type { CallRecord, ToolNature } from "../types.js";
 
 /**
@@ -23,4 +24,26 @@ export function observedNature(candidate: CallRecord, run: readonly CallRecord[]
     last = result;
   }
   return moves >= 2 ? "polling" : undefined;
+}
+
+// Verbs whose every call acts on someone outside the run: a message sent, money moved, an order placed,
+// a session ended. Done twice, it is done twice.
+const OUTWARD_VERB =
+  /^(send|post|publish|notify|alert|email|mail|sms|tweet|reply|broadcast|charge|pay|refund|purchase|buy|order|book|reserve|invite|logout|signout)$/;
+// Words that make the name a read or a preparation of such a thing ("get_order", "draft_email", "list_posts").
+const NOT_AN_ACT =
+  /^(get|read|list|search|find|fetch|query|show|view|check|lookup|describe|count|status|history|details|info|track|tracking|draft|compose|preview|validate|estimate|quote|format|cancel|to)$/;
+
+/**
+ * The nature a tool's name declares when it declares none itself: a tool
+ * named for an act on the outside world (`send_message`, `channel_send`,
+ * `issue_refund`, `log_out`) is side-effecting, so its second identical call
+ * is the same message sent again. Undefined for any other name.
+ */
+export function namedNature(tool: string): ToolNature | undefined {
+  const words = keyWords(tool);
+  if (words.some((w) => NOT_AN_ACT.test(w))) return undefined;
+  // Phrasal verbs written as two words: log_out, sign_out.
+  const joined = words.slice(1).map((w, i) => words[i] + w);
+  return words.some((w) => OUTWARD_VERB.test(w)) || joined.some((w) => OUTWARD_VERB.test(w)) ? "side_effecting" : undefined;
 }

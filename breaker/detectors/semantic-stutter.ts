@@ -2,7 +2,7 @@ import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { times } from "./wording.js";
-import { familyStreak, judgedStreak } from "./family.js";
+import { doneCalls, familyStreak, judgedStreak } from "./family.js";
 import { describeOutcomes } from "./progress.js";
 
 const SAMPLE_CHARS = 40;
@@ -46,16 +46,23 @@ export const semanticStutter: Detector = {
   id: "semantic_stutter",
   scope: "run",
   detect(input) {
+    const { candidate, levels } = input;
+    if (!levels.semantic_stutter.resetOnProgress) {
+      // Side effects: every near-identical call that went through counts, whatever it returned.
+      const done = doneCalls(input);
+      if (!done.some((c) => c.argsHash !== candidate.argsHash)) return null;
+      const evidence = [...done, candidate];
+      return findingAt("semantic_stutter", evidence.length, levels.semantic_stutter, evidence.map((c) => c.step), () =>
+        `${candidate.tool} has side effects and was called ${times(evidence.length)} with nearly the same arguments (${changes(evidence)}).`,
+      );
+    }
     const family = familyStreak(input);
     if (!family.varied || family.kind === "poll") return null;
-    const { candidate, levels } = input;
     const { streak, level } = judgedStreak(input, family, levels.semantic_stutter);
     const evidence = [...streak, candidate];
     const steps = evidence.map((c) => c.step);
     return findingAt("semantic_stutter", steps.length, level, steps, () =>
-      levels.semantic_stutter.resetOnProgress
-        ? `${candidate.tool} has asked for the same thing ${times(steps.length)} with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`
-        : `${candidate.tool} has side effects and was called ${times(steps.length)} with nearly the same arguments (${changes(evidence)}).`,
+      `${candidate.tool} has asked for the same thing ${times(steps.length)} with only cosmetic changes (${changes(evidence)}) and brought nothing new (${describeOutcomes(streak)}).`,
     );
   },
 };

@@ -84,7 +84,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   let calls = 0;
   const said = new Set<string>();
   // The arguments of each replayed call, so its result is read against them (echoes masked).
-  const argsOf = new Map<string, unknown>();
+  const argsOf = new Map<string, { args: unknown; tool: string }>();
   let pendingUsage: TokenUsage | undefined;
 
   for (const event of trajectory.events) {
@@ -100,7 +100,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       const callId = queue?.shift() ?? (event.callId === undefined ? unanswered[0] : undefined);
       if (callId === undefined) continue;
       unanswered.splice(unanswered.indexOf(callId), 1);
-      await breaker.complete(session, callId, { ...event.outcome, args: argsOf.get(callId) });
+      await breaker.complete(session, callId, { ...event.outcome, ...argsOf.get(callId) });
       continue;
     }
     if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
@@ -112,7 +112,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       const id = `${calls}:${call.id ?? ""}`;
       if (call.id !== undefined) replayIds.set(call.id, [...(replayIds.get(call.id) ?? []), id]);
       unanswered.push(id);
-      argsOf.set(id, call.args);
+      argsOf.set(id, { args: call.args, tool: call.name });
       const verdict = await breaker.check(session, {
         id,
         name: call.name,

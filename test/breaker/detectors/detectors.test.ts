@@ -50,7 +50,28 @@ describe("identical_repeat", () => {
     const policy = { tools: { send_email: { nature: "side_effecting" as const } } };
     const decision = decideOn([{ ...email, out: "sent-1" }, email], { policy });
     expect(findingOf(decision, "identical_repeat")).toMatchObject({ severity: "block", steps: [1, 2] });
-    expect(decideOn([{ ...email, out: "sent-1" }, email]).state).toBe("CLOSED");
+    expect(decideOn([{ ...email, out: "sent-1" }, email], { policy: { inferSideEffects: false } }).state).toBe("CLOSED");
+  });
+
+  it("reads a side effect from a tool named for an act on the outside world when none is declared", () => {
+    // Recorded shapes: OpenJarvis's channel_send re-sent by a retried turn, Qwen-Agent's log_out called twice.
+    const send = { tool: "channel_send", args: { channel: "telegram:ops", text: "/var is at 93%" } };
+    expect(findingOf(decideOn([{ ...send, out: '{"ok":true,"message_id":48211}' }, send]), "identical_repeat")).toMatchObject({ severity: "block" });
+    expect(decideOn([{ tool: "log_out", args: {}, out: "bye" }, { tool: "log_out", args: {} }]).state).toBe("OPEN");
+    expect(decideOn([{ tool: "issueRefund", args: { order: "A1" }, out: "refunded" }, { tool: "issueRefund", args: { order: "A1" } }]).state).toBe("OPEN");
+    // Reads and preparations of such things are not acts: the second identical read is allowed.
+    for (const tool of ["get_order", "list_posts", "draft_email", "search_emails", "get_booking_details"]) {
+      expect(decideOn([{ tool, args: { id: "A1" }, out: "found" }, { tool, args: { id: "A1" } }]).state).toBe("CLOSED");
+    }
+  });
+
+  it("counts only the side effects that went through: a failed send is retried by the retry levels", () => {
+    const email = { tool: "send_email", args: { to: "legal@partner.example", subject: "Signed contract" } };
+    const dropped = { ...email, error: "SMTPServerDisconnected: Connection unexpectedly closed" };
+    expect(decideOn([dropped, dropped, email]).state).toBe("CLOSED");
+    // A permanent failure repeated identically is still no progress.
+    const refused = { ...email, error: "550 mailbox unavailable: recipient rejected" };
+    expect(findingOf(decideOn([refused, refused, email]), "no_progress")).toMatchObject({ severity: "block" });
   });
 
   it("only looks at the current run", () => {
@@ -192,6 +213,38 @@ describe("cycle", () => {
 
   it("leaves a plain repeat (period 1) to the repeat detectors", () => {
     expect(severity(decideOn(times(5, { tool: "t", args: { a: 1 }, out: "same" })), "cycle")).toBe("none");
+  });
+});
+
+describe("refused_tools", () => {
+  // Recorded shapes: theappapp's invented tools, kimi-cli's "Tool ... not found", agenticx's refusal in Chinese.
+  const unknown = (tool: string): CallSpec => ({ tool, args: {}, error: `Unknown tool: ${tool}` });
+
+  it("blocks the third invented tool in a row that the harness refuses the same way, in any language", () => {
+    expect(severity(decideOn([unknown("interview_tool"), { tool: "Miro", args: {} }]), "refused_tools")).toBe("none");
+    expect(severity(decideOn([unknown("interview_tool"), unknown("Miro"), { tool: "Jira", args: {} }]), "refused_tools")).toBe("block");
+    const notFound = (tool: string): CallSpec => ({ tool, args: { command: "find ~/.claude -name '*.md'" }, error: `Tool "${tool}" not found` });
+    expect(decideOn([notFound("functions_Bash"), notFound("functions_UpdateGoal"), { tool: "functions_Bash_0", args: {} }]).state).toBe("OPEN");
+    const refused = (tool: string): CallSpec => ({ tool, args: {}, error: `工具 '${tool}' 不在当前允许列表中，已拒绝执行。` });
+    const decision = decideOn([refused("bash_exec(command ls 0"), refused("bash_exec(command ls 1"), { tool: "bash_exec(command ls 2", args: {} }]);
+    expect(findingOf(decision, "refused_tools")).toMatchObject({ severity: "block", steps: [1, 2, 3] });
+  });
+
+  it("reads the graph's own refusal of a tool it does not have", () => {
+    const graphRefusal = (tool: string): CallSpec => ({ tool, args: {}, error: `Unknown tool "${tool}". Available tools: query_crm, kb_search.` });
+    expect(severity(decideOn([graphRefusal("launch_rockets"), graphRefusal("fire_lasers"), { tool: "open_portal", args: {} }]), "refused_tools")).toBe("block");
+  });
+
+  it("lets a model that found a real tool go on, and leaves tools failing in their own ways to the other detectors", () => {
+    const answered = { tool: "query_crm", args: { company_name: "Acme" }, result: "Acme Corp: 120 employees" };
+    // After two refusals the model calls a tool that has worked: its own call, not another guess.
+    expect(severity(decideOn([answered, unknown("crm_lookup"), unknown("crm_search"), { ...answered, result: undefined }]), "refused_tools")).toBe("none");
+    // Two real tools failing with their own errors: nothing the harness says about every tool.
+    const edit = { tool: "file_edit", args: { path: "a.ts" }, error: "old_string not found in a.ts" };
+    const patch = { tool: "apply_patch", args: { path: "a.ts" }, error: "patch does not apply: hunk #1 failed" };
+    expect(severity(decideOn([edit, patch, { tool: "write_file", args: { path: "a.ts" } }]), "refused_tools")).toBe("none");
+    // The same refused tool again is a repeat of one request, judged by the repeat detectors.
+    expect(severity(decideOn([unknown("Miro"), unknown("Jira"), { tool: "Miro", args: {} }]), "refused_tools")).toBe("none");
   });
 });
 

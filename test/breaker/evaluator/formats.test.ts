@@ -162,11 +162,16 @@ describe("evaluateTrajectory", () => {
   });
 
   it("applies natures a trajectory declares unless the policy declares its own", async () => {
+    // A name that says nothing about side effects: only the declared nature makes the second call harm.
+    const sync = { name: "sync_contact", args: { id: "c_1", email: "a@example.com" }, output: '{"status":"ok"}' };
+    expect((await evaluateTrajectory({ natures: { sync_contact: "side_effecting" }, toolCalls: [sync, sync] })).passed).toBe(false);
+    expect((await evaluateTrajectory({ toolCalls: [sync, sync] })).passed).toBe(true);
+    const policy = { tools: { sync_contact: { nature: "read_only" as const } } };
+    expect((await evaluateTrajectory({ natures: { sync_contact: "side_effecting" }, toolCalls: [sync, sync] }, policy)).passed).toBe(true);
+    // A declared nature wins over the one a name suggests.
     const mail = { name: "send_email", args: { to: "a@example.com", subject: "s", body: "b" }, output: '{"status":"sent"}' };
-    expect((await evaluateTrajectory({ natures: { send_email: "side_effecting" }, toolCalls: [mail, mail] })).passed).toBe(false);
-    expect((await evaluateTrajectory({ toolCalls: [mail, mail] })).passed).toBe(true);
-    const policy = { tools: { send_email: { nature: "read_only" as const } } };
-    expect((await evaluateTrajectory({ natures: { send_email: "side_effecting" }, toolCalls: [mail, mail] }, policy)).passed).toBe(true);
+    expect((await evaluateTrajectory({ toolCalls: [mail, mail] })).passed).toBe(false);
+    expect((await evaluateTrajectory({ natures: { send_email: "read_only" }, toolCalls: [mail, mail] })).passed).toBe(true);
   });
 
   it("follows message timestamps for the sliding window", async () => {

@@ -35,7 +35,7 @@ export function windowOf(specs: readonly CallSpec[]): CallRecord[] {
       run: spec.run ?? "r1",
     };
     if ("result" in spec || "error" in spec) {
-      record.outcome = summarizeOutcome({ ...(spec.error === undefined ? { output: spec.result } : { error: spec.error }), args: spec.args });
+      record.outcome = summarizeOutcome({ ...(spec.error === undefined ? { output: spec.result } : { error: spec.error }), args: spec.args, tool: spec.tool });
       return record;
     }
     const out = spec.out ?? "pending";
