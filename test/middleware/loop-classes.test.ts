@@ -110,11 +110,18 @@ describe("loopBreakerMiddleware in createAgent, through each loop class", () => 
     await runAgent(testAgent({ model: scriptedModel("email_repeat") }), "Tell ops.", { thread: "declared" });
     expect(sentEmails()).toHaveLength(1);
 
-    // The same tool without a declared nature gets the read-only levels, which allow a second identical call.
+    // Without a declared nature the name says it sends: still never repeated.
     resetToolFixtures();
-    const undeclared = tool((input) => sendEmail.invoke(input), { name: sendEmail.name, description: sendEmail.description, schema: sendEmail.schema });
-    const tools = [...EXAMPLE_TOOLS.filter((t) => t.name !== "send_email"), undeclared];
-    await runAgent(testAgent({ model: scriptedModel("email_repeat"), tools }), "Tell ops.", { thread: "undeclared" });
+    const like = { name: sendEmail.name, description: sendEmail.description, schema: sendEmail.schema };
+    const undeclared = tool((input) => sendEmail.invoke(input), like);
+    const withTool = (t: typeof undeclared) => [...EXAMPLE_TOOLS.filter((e) => e.name !== "send_email"), t];
+    await runAgent(testAgent({ model: scriptedModel("email_repeat"), tools: withTool(undeclared) }), "Tell ops.", { thread: "undeclared" });
+    expect(sentEmails()).toHaveLength(1);
+
+    // A declared nature wins over the name: declared read-only, a second identical call is allowed.
+    resetToolFixtures();
+    const readOnly = tool((input) => sendEmail.invoke(input), { ...like, metadata: { nature: "read_only" } });
+    await runAgent(testAgent({ model: scriptedModel("email_repeat"), tools: withTool(readOnly) }), "Tell ops.", { thread: "read-only" });
     expect(sentEmails().length).toBeGreaterThan(1);
   });
 
