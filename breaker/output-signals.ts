@@ -8,6 +8,7 @@
  */
 
 import { keyWords } from "./key-words.js";
+import * as otherLanguages from "./other-languages.js";
 
 /** A failure found in an output, and whether a retry may cure it. */
 export interface FailureSignal {
@@ -49,6 +50,7 @@ const FAILURE_OPENING = new RegExp(
       "unknown (command|tool|function|action|method|operation)\\b",
       // "Could not find ..." is a miss: the empty reading takes it.
       "(cannot|can't|unable to|could not|couldn't)\\b(?! find)",
+      ...otherLanguages.FAILURE_OPENINGS,
     ].join("|") +
     ")",
   "i",
@@ -202,6 +204,7 @@ const NOTHING_SAID = new RegExp(
     "\\b(is|are|was|were) empty\\b",
     "\\breturned (nothing|no \\w+)\\b",
     "\\bno (such|matching)\\b",
+    ...otherLanguages.NOTHING_SAID,
   ].join("|"),
   "i",
 );

@@ -16,3 +16,33 @@ describe("summarizeOutcome: 'nothing found' texts", () => {
     },
   );
 });
+
+describe("summarizeOutcome: failures and misses in other languages", () => {
+  it.each([
+    "错误：数据库连接失败",
+    "失敗しました: ファイルが存在しません",
+    "エラー: 権限がありません",
+    "오류: 요청을 처리할 수 없습니다",
+    "Fehler: Datei nicht lesbar",
+    "Erreur : accès refusé au dossier",
+    "No se pudo completar la operación",
+    "Erro: token inválido",
+    "Ошибка: доступ запрещён",
+  ])("reads %j as a failure", (output) => {
+    expect(summarizeOutcome({ output }).kind).toBe("error");
+  });
+
+  it.each(["没有找到相关结果", "未找到匹配的记录", "該当するデータが見つかりません", "Keine Ergebnisse gefunden.", "Aucun résultat pour « acme »", "No se encontraron resultados", "Nenhum resultado encontrado", "Ничего не найдено"])(
+    "reads %j as empty",
+    (output) => {
+      expect(summarizeOutcome({ output }).kind).toBe("empty");
+    },
+  );
+
+  it.each(["订单已发货，预计周三送达", "Fehlerfreie Übertragung abgeschlossen", "Erreurs corrigées : 3", "Ошибками занимается команда поддержки, 2 тикета открыты", "Errores comunes en SQL: una guía de 12 páginas sobre consultas"])(
+    "reads %j as a result",
+    (output) => {
+      expect(summarizeOutcome({ output }).kind).toBe("ok");
+    },
+  );
+});
