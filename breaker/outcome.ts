@@ -103,6 +103,20 @@ function failed(kind: string, transient: boolean, canonical: string, echoes: rea
   };
 }
 
+/** The handle of a piece of work an id names: its last token ("session ID 3" -> "3", "job_8f3a2c"), hashed. */
+export function handleHash(token: string): string {
+  return hashText(`handle:${token.toLowerCase()}`).slice(0, 12);
+}
+
+function handlesOf(ids: readonly string[]): string[] {
+  const handles = new Set<string>();
+  for (const id of ids.slice(0, MAX_ECHOES)) {
+    const token = /[\p{L}\p{N}_-]+$/u.exec(id.trim())?.[0];
+    if (token) handles.add(handleHash(token));
+  }
+  return [...handles];
+}
+
 // A call the harness never ran: an error without result, which no streak of failures counts.
 function cancelled(text: string): ToolOutcome {
   return { kind: "error", fingerprint: hashText(`cancelled:${text.trim()}`), cancelled: true };
@@ -137,6 +151,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
       fingerprint: hashText(`${kind}:${canonical}`),
       ...(ids.length > 0 ? { ids: hashText(ids.join("\n")) } : {}),
       ...(inProgress ? { inProgress: true } : {}),
+      ...(inProgress && ids.length > 0 ? { handles: handlesOf(ids) } : {}),
     };
   } catch (error) {
     // Throwing getters or proxy traps in tool output: still an outcome, never an exception out of the breaker.

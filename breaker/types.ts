@@ -44,6 +44,12 @@ export interface ToolOutcome {
   transient?: boolean;
   /** The output reports work not finished yet (a job still running): a poll, judged by time. */
   inProgress?: boolean;
+  /**
+   * For work in progress: hashes of the handles it names (a session, a job,
+   * a build: the last token of each id), so a later call that asks about one
+   * of them ("write_stdin({session_id: 3})") is a poll of that work.
+   */
+  handles?: string[];
   /** Hash of the generated ids the fingerprint masked: a new one each call means a new thing was made. */
   ids?: string;
   /**

@@ -2,6 +2,7 @@ import type { CallRecord } from "../types.js";
 import { severityOf, type DetectionInput } from "./detector.js";
 import { sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
+import { pollsRunningWork } from "./running-work.js";
 import { waitSeconds } from "./waits.js";
 
 /**
@@ -35,6 +36,8 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
   if (streak.length === 0) return "plain";
   if (streak.every((c) => c.outcome!.kind === "error" && c.outcome!.transient)) return "transient";
   if (afterChange && streak.every((c) => c.outcome!.kind === "error")) return "retry";
+  // Asking after work left running (a process's session, a job's id): nothing yet is a poll's answer too.
+  if (streak.every((c) => c.outcome!.kind !== "error") && pollsRunningWork(input.candidate, input.run)) return "poll";
   const first = news?.outcome;
   if (first?.kind !== "ok" || !streak.every((c) => c.outcome!.kind === "ok")) return "plain";
   // A new id in every result is a new thing made each time (a send, a create), not a status read again.

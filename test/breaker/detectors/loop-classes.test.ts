@@ -258,6 +258,21 @@ describe("polling is judged by time as well as count", () => {
     expect(severity(decideOn([...stuck, { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 310 }]), "stuck_poll")).toBe("block");
   });
 
+  it("reads empty answers about work left running as a poll's: Codex's write_stdin to a running session", () => {
+    // Recorded shape (weave-router): exec_command leaves a process running; write_stdin with no input polls it.
+    const launch: CallSpec = { tool: "exec_command", args: { cmd: "cargo test --workspace" }, result: "Process running with session ID 3", at: 0 };
+    const stdin = (session: number, at: number, result?: string): CallSpec => ({ tool: "write_stdin", args: { session_id: session, chars: "" }, ...(result === undefined ? {} : { result }), at });
+    const quiet = Array.from({ length: 5 }, (_, i) => stdin(3, 10 + i * 10, ""));
+    expect(blocked([launch, ...quiet, stdin(3, 60)])).toBe(false);
+    // Judged by time: empty for more than five minutes, it is stuck.
+    const hung = Array.from({ length: 32 }, (_, i) => stdin(3, 10 + i * 10, ""));
+    expect(severity(decideOn([launch, ...hung, stdin(3, 330)]), "stuck_poll")).toBe("block");
+    // A session nothing left running is no poll: its empty answers are misses (the first, a write's, excepted).
+    const other = [stdin(7, 10, ""), stdin(7, 20, ""), stdin(7, 30, ""), stdin(7, 40)];
+    expect(blocked([launch, ...other])).toBe(true);
+    expect(blocked([launch, ...quiet, stdin(3, 60)].map((c) => (c.tool === "write_stdin" ? { ...c, args: { session_id: 7, chars: "" } } : c)))).toBe(true);
+  });
+
   it("reads a wait's empty output as time passed, not a miss: a moving poll taken in turn with `sleep 5` runs on", () => {
     const read = (i: number): CallSpec => ({ tool: "read_output", args: { handle: "proc-5" }, result: `[${i * 5}s] compiling step ${i}` });
     const nap = (result?: string): CallSpec => ({ tool: "bash", args: { cmd: "sleep 5" }, ...(result === undefined ? {} : { result }) });
