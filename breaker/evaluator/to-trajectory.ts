@@ -20,6 +20,9 @@ function naturesOf(value: unknown): Record<string, ToolNature> {
   return out;
 }
 
+// Entries with no call to check: the model's own words, the harness's instructions, a result whose call was not logged.
+const NARRATION_ROLES = new Set(["assistant", "system", "developer", "tool"]);
+
 // `{name, args, output?, error?}` entries: each is one model turn with one call and, when given, its result.
 // An entry with `role: "user"` (or only `user`) marks a new user turn.
 function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
@@ -33,6 +36,7 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
       return [{ type: "user", ...when, ...(typeof text === "string" ? { text } : {}) }];
     }
     const name = asString(entry.name) ?? asString(entry.tool);
+    if (!name && NARRATION_ROLES.has(entry.role as string)) return [];
     if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);
     const id = asString(entry.id) ?? `call-${index + 1}`;
     const usage = usageOf(entry);
