@@ -2,7 +2,7 @@
 import { loadCorpus } from "./scripts/corpus/load.js";
 import { scoreCases, splitFigures } from "./scripts/corpus/score.js";
 const policy = JSON.parse(process.argv[2] ?? "{}");
-const cases = loadCorpus().filter((c) => c.split === "dev");
+const cases = loadCorpus().filter((c) => c.split === (process.env.SPLIT ?? "dev"));
 const a = await scoreCases(cases);
 const b = await scoreCases(cases, policy);
 for (const [name, s] of [["default", a], ["variant", b]] as const) {

@@ -19,8 +19,9 @@ export function turnKey(text: string): string {
 /**
  * True when a user message only asks the agent to go on: a harness's
  * "continue" / "please proceed" nudge, an empty message, or the same message
- * sent again (`said` holds the `turnKey`s of the earlier ones). Such turns do
- * not open a fresh loop window; a message that brings anything new does.
+ * sent again (`said` holds the `turnKey`s of the earlier ones since the model
+ * last answered: a person may ask again after an answer). Such turns do not
+ * open a fresh loop window; a message that brings anything new does.
  */
 export function isContinuation(text: string, said: ReadonlySet<string>): boolean {
   const tokens = tokensOf(text);

@@ -5,7 +5,7 @@ import { checkCalls } from "./check-calls.js";
 import { circuitFrame } from "./circuit-frame.js";
 import type { ResolveRun } from "./run-settings.js";
 import type { GuardedState } from "./state.js";
-import { lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
+import { BREAKER_ANSWER, lastAIMessage, pendingCalls, verdictsFor, type PendingCall } from "./tool-calls.js";
 import { traceTrip } from "./trip-trace.js";
 import { emitVerdicts } from "./verdict-event.js";
 
@@ -132,7 +132,11 @@ export function createCircuitFallbackNode(resolve: ResolveRun) {
     const trip = verdicts.find((v) => !v.allowed);
     const found = partialResults(state.messages);
     const replies = trip ? refusalReplies(calls, verdicts) : stepLimitReplies(calls, verdicts, config.recursionLimit);
-    const answer = new AIMessage({ content: trip ? fallbackAnswer(trip, found) : stepLimitAnswer(config.recursionLimit, found) });
+    const answer = new AIMessage({
+      content: trip ? fallbackAnswer(trip, found) : stepLimitAnswer(config.recursionLimit, found),
+      // The breaker's answer, not the model's: the same message sent after it still retries the stopped run.
+      response_metadata: { [BREAKER_ANSWER]: true },
+    });
     const sessionId = state.sessionId || run?.sessionId || "";
     emitVerdicts(config, sessionId, verdicts, true);
     // Tripped runs can be found in LangSmith by this child's tag and metadata.

@@ -134,10 +134,20 @@ function wordsOf(message: BaseMessage): string | undefined {
   return text;
 }
 
+/** Marks the answer `circuit_fallback` gives in the model's place (in `response_metadata`). */
+export const BREAKER_ANSWER = "circuitBreakerAnswer";
+
+// The model's own answer: no calls, and not the breaker's stand-in after a trip.
+function isModelAnswer(message: BaseMessage): boolean {
+  if (message.getType() !== "ai" || (message as AIMessage).tool_calls?.length) return false;
+  return !(message as AIMessage).response_metadata?.[BREAKER_ANSWER];
+}
+
 /**
  * The run a message list is in: the id of its latest user message that asked
- * for something new, so each real user turn is a run. A "continue" nudge or
- * the same message sent again keeps the run it follows, as offline.
+ * for something new, so each real user turn is a run. A "continue" nudge, or
+ * the same message sent again before the model answered (or after the
+ * breaker stopped it), keeps the run it follows, as offline.
  */
 export function currentRunId(messages: readonly BaseMessage[]): string {
   const said = new Set<string>();
@@ -148,6 +158,8 @@ export function currentRunId(messages: readonly BaseMessage[]): string {
   while (last >= 0 && messages[last]!.getType() !== "human") last--;
   for (let i = 0; i <= last; i++) {
     const message = messages[i]!;
+    // The model answered: the same message sent after its answer asks again, as offline.
+    if (isModelAnswer(message)) said.clear();
     if (message.getType() !== "human") continue;
     const text = wordsOf(message);
     if (run === undefined || text === undefined || !isContinuation(text, said)) run = message.id ?? `run-${turns}`;

@@ -103,6 +103,8 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       await breaker.complete(session, callId, { ...event.outcome, ...argsOf.get(callId) });
       continue;
     }
+    // The model answered: a user who then sends the same message again is asking again, not a harness re-sending it.
+    if (event.calls.length === 0) said.clear();
     if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
     replayIds = new Map();
     unanswered = [];

@@ -20,8 +20,8 @@ function naturesOf(value: unknown): Record<string, ToolNature> {
   return out;
 }
 
-// Entries with no call to check: the model's own words, the harness's instructions, a result whose call was not logged.
-const NARRATION_ROLES = new Set(["assistant", "system", "developer", "tool"]);
+// Entries with no call to check: the harness's instructions, a result whose call was not logged.
+const NARRATION_ROLES = new Set(["system", "developer", "tool"]);
 
 // `{name, args, output?, error?}` entries: each is one model turn with one call and, when given, its result.
 // An entry with `role: "user"` (or only `user`) marks a new user turn.
@@ -37,6 +37,8 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
     }
     const name = asString(entry.name) ?? asString(entry.tool);
     if (!name && NARRATION_ROLES.has(entry.role as string)) return [];
+    // The model's own words, no call: an answer.
+    if (!name && entry.role === "assistant") return [{ type: "model", calls: [], ...when }];
     if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);
     const id = asString(entry.id) ?? `call-${index + 1}`;
     const usage = usageOf(entry);

@@ -137,6 +137,20 @@ describe("evaluateTrajectory", () => {
     expect(result.passed).toBe(true);
   });
 
+  it("reads the same message sent after the model's answer as a new turn, and before it as a harness re-sending it", async () => {
+    // RAGFlow's recorded shape: the user asks the same question four times, one retrieval and an answer each time.
+    const question = { role: "user", content: "Please list the limitation related to the system BSOD." };
+    const retrieval = { name: "retrieval", args: { kb_ids: ["2131"], question: question.content }, output: "8 chunks retrieved" };
+    const answered = Array.from({ length: 4 }, () => [question, retrieval, { role: "assistant", content: "Here are the limitations: ..." }]).flat();
+    expect((await evaluateTrajectory({ toolCalls: answered })).passed).toBe(true);
+    // Without an answer in between, the same message is a harness nudging the same run on.
+    const resent = Array.from({ length: 4 }, () => [question, retrieval]).flat();
+    expect((await evaluateTrajectory({ toolCalls: resent })).passed).toBe(false);
+    // System notes and results whose call was not logged carry no call: skipped, not an error.
+    const noted = [question, { role: "system", content: "Mission plan: ..." }, retrieval, { role: "tool", content: "Unknown tool: todo_write" }];
+    expect((await evaluateTrajectory({ toolCalls: noted })).passed).toBe(true);
+  });
+
   it("checks every call of a model turn before any result, as the router does", async () => {
     const calls = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, type: "function", function: { name: "q", arguments: '{"a":1}' } }));
     const results = calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: "different-" + c.id }));
