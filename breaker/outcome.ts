@@ -142,9 +142,11 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     const parts = canonicalOutputParts(value);
     const { ids } = parts;
     const canonical = withoutEchoes(parts.canonical, echoes);
-    const failure = failureInOutput(value) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
-    if (failure) return failed("error", failure.transient, canonical, echoes, raw.tool);
     const inProgress = isInProgress(value);
+    // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending).
+    const said = failureInOutput(value);
+    const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
+    if (failure) return failed("error", failure.transient, canonical, echoes, raw.tool);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {
       kind,

@@ -14,6 +14,8 @@ import * as otherLanguages from "./other-languages.js";
 export interface FailureSignal {
   /** Rate limits, 5xx, timeouts, dropped connections: what every retry policy retries. */
   transient: boolean;
+  /** Only a non-zero exit status says so: a status command may report a state that way. */
+  exitCodeOnly?: boolean;
 }
 
 type Fields = Record<string, unknown>;
@@ -56,12 +58,17 @@ const FAILURE_OPENING = new RegExp(
   "i",
 );
 
-// Failure wherever it appears in the text: a non-zero exit, a stack trace, a shell's complaint.
-const FAILURE_ANYWHERE: readonly RegExp[] = [
+// A non-zero exit status said in the text. Status commands also exit non-zero to report a state
+// (`gh pr checks` exits 8 while checks are pending), so alone beside work in progress it is no failure.
+const EXIT_CODE: readonly RegExp[] = [
   /\b(exit(ed)?|returned|return) (with )?(a )?(non-zero )?(exit )?(code|status)[: =]*-?[1-9]\d*\b/i,
   /\bexit_?code[: =]+-?[1-9]\d*\b/i,
-  /\b(limit|quota|budget) (has been |was )?(reached|exceeded|exhausted)\b/i,
   /\bnon-zero exit (code|status)\b/i,
+];
+
+// Failure wherever it appears in the text: a stack trace, a shell's complaint, a test runner's verdict.
+const FAILURE_ANYWHERE: readonly RegExp[] = [
+  /\b(limit|quota|budget) (has been |was )?(reached|exceeded|exhausted)\b/i,
   /^Traceback \(most recent call last\):/m,
   /^\s+at \S.*\(?[^\s()]+:\d+:\d+\)?\s*$(\n^\s+at \S.*$)+/m,
   /\bpanicked at\b/,
@@ -90,8 +97,8 @@ const TRANSIENT = new RegExp(
     "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
-    // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure".
-    "\\b(transient|retr[iy]able|temporary (failure|error))\\b",
+    // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure", "flaky error".
+    "\\b(transient|retr[iy]able|temporary (failure|error)|flaky|intermittent(ly)?|sporadic(ally)?)\\b",
   ].join("|"),
   "i",
 );
@@ -128,8 +135,8 @@ function firstLine(text: string): string {
 
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
-  if (!FAILURE_OPENING.test(firstLine(text)) && !FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return undefined;
-  return { transient: isTransientText(text) };
+  if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return { transient: isTransientText(text) };
+  return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;
 }
 
 // --- failures said in structure ----------------------------------------------
@@ -175,10 +182,13 @@ function failureInFields(fields: Fields): FailureSignal | undefined {
     fields.isError === true ||
     fields.is_error === true ||
     (typeof fields.status === "string" && FAILED_STATUS.test(fields.status.trim())) ||
-    nonZeroExit(fields) ||
     (Array.isArray(fields.errors) && fields.errors.length > 0 && !present(fields.data));
-  if (!failed) return textsOf(fields).map(failureInText).find(Boolean);
-  return { transient: isTransientText(joinedText(fields.error, fields.errors, fields.message, fields.status, fields.detail, fields.reason, ...textsOf(fields))) };
+  const inText = failed ? undefined : textsOf(fields).map(failureInText).find(Boolean);
+  if (inText && !inText.exitCodeOnly) return inText;
+  const exitCodeOnly = !failed && (inText !== undefined || nonZeroExit(fields));
+  if (!failed && !exitCodeOnly) return undefined;
+  const transient = isTransientText(joinedText(fields.error, fields.errors, fields.message, fields.status, fields.detail, fields.reason, ...textsOf(fields)));
+  return exitCodeOnly ? { transient, exitCodeOnly } : { transient };
 }
 
 /** A failure an output reports, in its structure or its text, or undefined. */

@@ -34,16 +34,19 @@ const cache = new WeakMap<DetectionInput, FamilyStreak>();
 
 function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: CallRecord | undefined, afterChange: boolean): StreakKind {
   if (streak.length === 0) return "plain";
-  if (streak.every((c) => c.outcome!.kind === "error" && c.outcome!.transient)) return "transient";
-  if (afterChange && streak.every((c) => c.outcome!.kind === "error")) return "retry";
+  const answers = streak.filter((c) => c.outcome!.kind !== "error");
+  const transient = streak.every((c) => c.outcome!.kind !== "error" || c.outcome!.transient === true);
+  if (answers.length === 0) return transient ? "transient" : afterChange ? "retry" : "plain";
+  // A poll interrupted by a transient failure (a timeout between two "pending" answers) is still a poll.
+  if (!transient) return "plain";
   // Asking after work left running (a process's session, a job's id): nothing yet is a poll's answer too.
-  if (streak.every((c) => c.outcome!.kind !== "error") && pollsRunningWork(input.candidate, input.run)) return "poll";
+  if (pollsRunningWork(input.candidate, input.run)) return "poll";
   const first = news?.outcome;
-  if (first?.kind !== "ok" || !streak.every((c) => c.outcome!.kind === "ok")) return "plain";
+  if (first?.kind !== "ok" || !answers.every((c) => c.outcome!.kind === "ok")) return "plain";
   // A new id in every result is a new thing made each time (a send, a create), not a status read again.
-  if (streak.some((c) => c.outcome!.ids !== first.ids)) return "plain";
+  if (answers.some((c) => c.outcome!.ids !== first.ids)) return "plain";
   // Polling by nature, by what it reports (a job still running), or by waiting on purpose (`sleep 60`, wait_seconds).
-  const polls = input.nature === "polling" || streak.at(-1)!.outcome!.inProgress === true || waitSeconds(input.candidate) > 0;
+  const polls = input.nature === "polling" || answers.at(-1)!.outcome!.inProgress === true || waitSeconds(input.candidate) > 0;
   return polls ? "poll" : "plain";
 }
 

@@ -134,6 +134,16 @@ describe("transient failures earn retries", () => {
     expect(blocked([...transient, rates])).toBe(false);
   });
 
+  it("reads an error that calls itself flaky or intermittent as transient", () => {
+    // Ported from gent's executor tests: a tool failing twice with "flaky error", then succeeding.
+    const flaky = { tool: "flaky", args: {}, error: "flaky error" };
+    expect(blocked([flaky, flaky, { tool: "flaky", args: {} }])).toBe(false);
+    for (const error of ["Intermittent failure talking to the registry", "sporadic DNS failure, please retry"]) {
+      expect(summarizeOutcome({ error }).transient).toBe(true);
+    }
+    expect(summarizeOutcome({ error: "Error: record not found" }).transient).toBeUndefined();
+  });
+
   it("reads a dropped SMTP connection as transient: the third identical send after two runs", () => {
     const send = { tool: "send_email", args: { to: "legal@partner.example", subject: "Signed contract" } };
     const dropped = { ...send, error: "SMTPServerDisconnected: Connection unexpectedly closed" };
@@ -256,6 +266,23 @@ describe("polling is judged by time as well as count", () => {
     expect(blocked([get(0), get(10), get(20), get(30), { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 40 }])).toBe(false);
     const stuck = Array.from({ length: 31 }, (_, i) => get(i * 10));
     expect(severity(decideOn([...stuck, { tool: "terminal", args: { command: "kubectl get pods -l app=api" }, at: 310 }]), "stuck_poll")).toBe("block");
+  });
+
+  it("keeps a poll a poll through a transient failure and through a status command's exit code", () => {
+    // Recorded shape (cybersemics/em): `gh pr checks` polled while CI runs, one poll hitting a GraphQL i/o timeout.
+    const checks = (at: number, result?: string): CallSpec => ({ tool: "bash", args: { command: "gh pr checks 5053" }, ...(result === undefined ? {} : { result }), at });
+    const pending = "Some checks are still pending\nTest\tpending\t0\thttps://github.com/o/r/actions/runs/1";
+    const timeout: CallSpec = { tool: "bash", args: { command: "gh pr checks 5053" }, error: 'Post "https://api.github.com/graphql": dial tcp 140.82.114.5:443: i/o timeout', at: 225 };
+    expect(blocked([checks(0, pending), checks(75, pending), checks(150, pending), timeout, checks(300, pending), checks(375)])).toBe(false);
+    // A permanent failure between polls is no interruption: the same answers around it are repeats again.
+    const denied: CallSpec = { ...timeout, error: "HTTP 401: Bad credentials" };
+    expect(blocked([checks(0, pending), checks(75, pending), denied, checks(300, pending), checks(375)])).toBe(true);
+    // `gh pr checks` exits 8 while checks are pending: beside a pending state the exit code reports it, not a failure.
+    expect(summarizeOutcome({ output: "test\tpending\t0\thttps://ci/1\n(exit status 8)" })).toMatchObject({ kind: "ok", inProgress: true });
+    expect(summarizeOutcome({ output: { stdout: "deploy: in_progress", exitCode: 3 } })).toMatchObject({ kind: "ok", inProgress: true });
+    // Without a state still under way, a non-zero exit is a failure.
+    expect(summarizeOutcome({ output: "test\tfail\t12s\thttps://ci/1\n(exit status 1)" }).kind).toBe("error");
+    expect(summarizeOutcome({ output: { stdout: "", exitCode: 2 } }).kind).toBe("error");
   });
 
   it("reads empty answers about work left running as a poll's: Codex's write_stdin to a running session", () => {
