@@ -6,7 +6,8 @@
  * sends that each return a fresh messageId read as the loop they are.
  *
  * Records inside lists are content, not envelope: their ids tell one page of
- * results from the next, so ids are only masked outside lists. Times are
+ * results from the next, so ids are only masked outside lists, and a page's
+ * paging fields beside its records (offset, total, cursor) are envelope. Times are
  * masked everywhere (a polled list whose `updated_at` ticks has not moved).
  */
 
@@ -21,7 +22,11 @@ const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
 // "history" too: a history's length or size (thoughtHistoryLength) grows with every call, whatever it answers.
 const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter", "history"]);
 
-type KeyKind = "noise" | "time" | "id" | "counter" | "content";
+// Paging and counting beside a list of records (`offset`, `total`, `next_cursor`, `has_more`): a page's envelope.
+// Whether a page is new is told by its records; an envelope that moves with the offset asked for is no news.
+const PAGING_WORDS = new Set(["offset", "limit", "total", "count", "page", "pages", "cursor", "next", "prev", "previous", "more", "skip"]);
+
+type KeyKind = "noise" | "time" | "id" | "counter" | "paging" | "content";
 
 function kindOfKey(key: string): KeyKind {
   const words = keyWords(key);
@@ -31,6 +36,7 @@ function kindOfKey(key: string): KeyKind {
   if (TIME_WORDS.has(last) || words.some((w) => DURATION_WORDS.has(w))) return "time";
   if (ID_WORDS.has(last)) return "id";
   if (words.some((w) => COUNTER_WORDS.has(w))) return "counter";
+  if (words.some((w) => PAGING_WORDS.has(w))) return "paging";
   return "content";
 }
 
@@ -135,9 +141,12 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
   try {
     if (Array.isArray(value)) return value.slice(0, MAX_BREADTH).map((item) => mask(item, true, depth + 1, walk));
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, MAX_BREADTH)) {
+    const entries = Object.entries(value as Record<string, unknown>).slice(0, MAX_BREADTH);
+    const page = !inList && entries.some(([, item]) => Array.isArray(item) && item.length > 0);
+    for (const [key, item] of entries) {
       const kind = cachedKind(key);
       if (kind === "noise" || kind === "time") out[key] = "<volatile>";
+      else if (page && kind === "paging" && (item === null || typeof item !== "object")) out[key] = "<paging>";
       else if (!inList && (kind === "id" || kind === "counter") && (item === null || typeof item !== "object")) {
         if (kind === "id") walk.ids.push(String(item));
         out[key] = `<${kind}>`;

@@ -56,6 +56,31 @@ describe("fresh identifiers are not progress", () => {
   });
 });
 
+describe("a page is judged by its records, not its envelope", () => {
+  // Recorded shape (gasoline-mcp): offset paging over a live log buffer hands back the same entries at every offset.
+  const entries = [{ message: "User clicked", timestamp: "2026-01-30T10:15:23.456Z" }, { message: "API called", timestamp: "2026-01-30T10:15:01.000Z" }];
+  const page = (offset: number, records = entries): CallSpec => ({
+    tool: "observe",
+    args: { what: "logs", offset, limit: 100 },
+    result: { entries: records, count: records.length, total: offset + 100, offset, limit: 100, has_more: false, next_cursor: `c${offset + 100}` },
+  });
+
+  it("stops offsets that keep returning the same records, whatever the paging fields say", () => {
+    expect(blocked([page(0), page(100), page(200), page(300), { tool: "observe", args: { what: "logs", offset: 400, limit: 100 } }])).toBe(true);
+  });
+
+  it("lets pages with new records run, and keeps a field that is content", () => {
+    const fresh = (offset: number) => page(offset, [{ message: `event ${offset}`, timestamp: "2026-01-30T10:15:23.456Z" }]);
+    expect(blocked([fresh(0), fresh(100), fresh(200), fresh(300), { tool: "observe", args: { what: "logs", offset: 400, limit: 100 } }])).toBe(false);
+    // Outside a page (no records listed) a count is the answer: 3 waiting, then 4.
+    const fingerprint = (output: unknown) => summarizeOutcome({ output }).fingerprint;
+    expect(fingerprint({ queue: "billing", count: 3 })).not.toBe(fingerprint({ queue: "billing", count: 4 }));
+    expect(fingerprint({ jobs: [], total: 3 })).not.toBe(fingerprint({ jobs: [], total: 4 }));
+    // Beside records, the paging fields are envelope: the same records at another offset are the same page.
+    expect(fingerprint({ jobs: [{ name: "a" }], total: 3, offset: 0 })).toBe(fingerprint({ jobs: [{ name: "a" }], total: 4, offset: 100 }));
+  });
+});
+
 describe("errors and empties, wherever they are said", () => {
   it.each([
     ["an error word opening the text", "Runtime failed: container exited"],
