@@ -1,6 +1,6 @@
 import type { CallRecord } from "../types.js";
 import { severityOf, type DetectionInput } from "./detector.js";
-import { sameRequest } from "./similarity.js";
+import { looselySimilar, sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 import { pollsRunningWork } from "./running-work.js";
 import { waitSeconds } from "./waits.js";
@@ -51,6 +51,25 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
 }
 
 /**
+ * Answers the tool gave, word for word, to two or more rewordings of the
+ * candidate's request (`looselySimilar`): a search that hands back the same
+ * results however the query is put. Rewordings that got such an answer are
+ * the candidate's request asked again. Undefined when there are none.
+ */
+function echoedAnswers(candidate: CallRecord, run: readonly CallRecord[], similarity: number): Set<string> | undefined {
+  const askedBy = new Map<string, Set<string>>();
+  for (const call of run) {
+    if (call.tool !== candidate.tool || call.outcome?.kind !== "ok" || !looselySimilar(call, candidate, similarity)) continue;
+    const asks = askedBy.get(call.outcome.fingerprint) ?? new Set<string>();
+    asks.add(call.argsHash);
+    askedBy.set(call.outcome.fingerprint, asks);
+  }
+  let echoed: Set<string> | undefined;
+  for (const [answer, asks] of askedBy) if (asks.size >= 2) (echoed ??= new Set()).add(answer);
+  return echoed;
+}
+
+/**
  * The candidate's family streak: earlier calls of the run that are the same
  * request up to cosmetic differences, walked back to the last one that
  * brought news. Calls still running are skipped: they have shown nothing yet
@@ -61,7 +80,11 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const known = cache.get(input);
   if (known) return known;
   const { candidate, run, levels } = input;
-  const belongs = (call: CallRecord) => sameRequest(call, candidate, levels.semantic_stutter.similarity);
+  const similarity = levels.semantic_stutter.similarity;
+  const echoed = echoedAnswers(candidate, run, similarity);
+  const belongs = (call: CallRecord) =>
+    sameRequest(call, candidate, similarity) ||
+    (echoed !== undefined && call.outcome?.kind === "ok" && echoed.has(call.outcome.fingerprint) && looselySimilar(call, candidate, similarity));
   const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
   const result: FamilyStreak = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);

@@ -121,3 +121,40 @@ export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): bo
 // Similarity by argument-hash pair: each check compares the candidate with the
 // same window the last check saw, so most pairs were scored already.
 const pairs = new BoundedCache<string, number>(8_192);
+
+// Share of the smaller word set found in the larger: "promotion readiness evidence" in "evidence of
+// promotion readiness for the window". Exact stems only; numbers must agree (another number is another request).
+function containment(a: FieldValue, b: FieldValue): number {
+  if (a.kind !== "text" || b.kind !== "text") return valueSimilarity(a, b);
+  if (a.numbers !== b.numbers || a.code || b.code) return valueSimilarity(a, b);
+  const [small, large] = a.words.list.length <= b.words.list.length ? [a.words, b.words] : [b.words, a.words];
+  if (small.list.length === 0) return 0;
+  return small.list.filter((word) => large.set.has(word)).length / small.list.length;
+}
+
+/**
+ * True when two calls ask the same tool about the same subject in other
+ * words: every field alike, the words of a text field mostly shared (a query
+ * reworded with words added or dropped). Too loose to make one request on
+ * its own; the detectors use it only where the answers show it.
+ */
+export function looselySimilar(a: CallRecord, b: CallRecord, threshold: number): boolean {
+  if (a.tool !== b.tool) return false;
+  if (a.argsHash === b.argsHash) return true;
+  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
+  let least = loosePairs.get(key);
+  if (least === undefined) {
+    const fa = featuresOf(a);
+    const fb = featuresOf(b);
+    least = fa.shape === fb.shape ? 1 : 0;
+    for (const [path, value] of fa.fields) {
+      const other = fb.fields.get(path);
+      least = Math.min(least, other ? containment(value, other) : 0);
+      if (least === 0) break;
+    }
+    loosePairs.set(key, least);
+  }
+  return least >= threshold;
+}
+
+const loosePairs = new BoundedCache<string, number>(8_192);

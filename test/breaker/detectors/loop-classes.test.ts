@@ -355,6 +355,29 @@ describe("identifier variants and rewordings are one request", () => {
     expect(blocked([search("weather in Paris", "empty"), search("weather in Lyon", "empty"), search("weather in Nice")])).toBe(false);
   });
 
+  it("reads rewordings with words added or dropped as one request once the answers show it: the same answer each time", () => {
+    // Recorded shape (illospace): the same team-activity read, the query reworded every time, the same answer.
+    const read = (query: string, result?: string): CallSpec => ({
+      tool: "read_team_activity",
+      args: { query, sources: ["threads", "cycles"], window: "2026-W32" },
+      ...(result === undefined ? {} : { result }),
+    });
+    const answer = '{"window":"2026-W32","threads":[{"title":"Q3 planning","replies":14}],"cycles":[{"name":"Cycle 18","completed":9}]}';
+    const reworded = [
+      read("Promotion readiness workspace evidence during the scheduled review window", answer),
+      read("Evidence of promotion readiness in the workspace for the scheduled review window", answer),
+      read("Promotion readiness workspace evidence in the scheduled review window, including thread activity", answer),
+      read("Workspace promotion readiness evidence within the scheduled review window", answer),
+    ];
+    expect(blocked([...reworded, read("Promotion readiness evidence for the workspace during the review window")])).toBe(true);
+    // The same rewordings, each answered with something new: refining a query is work.
+    const refined = reworded.map((call, i) => ({ ...call, result: answer.replace("14", String(20 + i)) }));
+    expect(blocked([...refined, read("Promotion readiness evidence for the workspace during the review window")])).toBe(false);
+    // Another subject is another request, whatever the answer.
+    const other = [read("Hiring pipeline status for the design team", answer), read("Office move logistics for the Berlin site", answer), read("Budget variance for marketing in Q3", answer)];
+    expect(blocked([...other, read("Customer escalations opened this month")])).toBe(false);
+  });
+
   it("compares command lines as code: a long shared `cd <path> &&` prefix does not make different commands one request", () => {
     const dir = "cd /Users/dev/Library/CloudStorage/OneDrive-Acme/Documents/Projects/Personal/go-clean-arch";
     const sh = (command: string, result?: string): CallSpec => ({ tool: "execute_terminal_command", args: { command: `${dir} && ${command}` }, ...(result === undefined ? {} : { result }) });
