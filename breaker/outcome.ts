@@ -87,8 +87,22 @@ function errorText(error: unknown): string {
 // any tool it was asked for ("Unknown tool: <tool>"), whatever the tool.
 function aboutToolOf(shape: string, tool: string | undefined): string | undefined {
   if (!tool || tool.length < MIN_ECHO_CHARS) return undefined;
-  const masked = withoutEchoes(shape, [tool]);
-  return masked === shape ? undefined : hashText(`tool:${masked}`);
+  // Read through a harness's wrapper that names the tool it ran ("query_crm failed: ..."): the tool's own words decide.
+  const unwrapped = shape.replace(failedWrapper(tool), '"');
+  const masked = withoutEchoes(unwrapped, [tool]);
+  return masked === unwrapped ? undefined : hashText(`tool:${masked}`);
+}
+
+const wrappers = new BoundedCache<string, RegExp>(256);
+
+// The opening a harness puts on a tool's error, inside the canonical JSON string: `"Error: <tool> failed: `.
+function failedWrapper(tool: string): RegExp {
+  let wrapper = wrappers.get(tool);
+  if (!wrapper) {
+    wrapper = new RegExp(`^"(error:\\s*)?${escapeRegExp(JSON.stringify(tool).slice(1, -1))} failed:\\s*`, "i");
+    wrappers.set(tool, wrapper);
+  }
+  return wrapper;
 }
 
 function failed(kind: string, transient: boolean, canonical: string, echoes: readonly string[], tool: string | undefined): ToolOutcome {

@@ -23,6 +23,18 @@ function naturesOf(value: unknown): Record<string, ToolNature> {
 // Entries with no call to check: the harness's instructions, a result whose call was not logged.
 const NARRATION_ROLES = new Set(["system", "developer", "tool"]);
 
+const isCallEntry = (entry: Record<string, unknown> | undefined) => !!entry && (asString(entry.name) ?? asString(entry.tool)) !== undefined;
+
+// True when no call follows entry `index` before the next user entry.
+function endsRun(entries: readonly unknown[], index: number): boolean {
+  for (const raw of entries.slice(index + 1)) {
+    const entry = asRecord(raw);
+    if (isCallEntry(entry)) return false;
+    if (entry?.role === "user" || entry?.type === "user") return true;
+  }
+  return true;
+}
+
 // `{name, args, output?, error?}` entries: each is one model turn with one call and, when given, its result.
 // An entry with `role: "user"` (or only `user`) marks a new user turn.
 function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
@@ -37,8 +49,9 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
     }
     const name = asString(entry.name) ?? asString(entry.tool);
     if (!name && NARRATION_ROLES.has(entry.role as string)) return [];
-    // The model's own words, no call: an answer.
-    if (!name && entry.role === "assistant") return [{ type: "model", calls: [], ...when }];
+    // The model's own words, no call: its answer when the run ends there (the user speaks next, or
+    // nothing follows), a thought between calls otherwise (ReAct's "Thought: ...").
+    if (!name && entry.role === "assistant") return endsRun(entries, index) ? [{ type: "model", calls: [], ...when }] : [];
     if (!name) invalid(`toolCalls[${index}] has no tool name (expected a non-empty "name").`);
     const id = asString(entry.id) ?? `call-${index + 1}`;
     const usage = usageOf(entry);

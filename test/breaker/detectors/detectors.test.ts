@@ -243,6 +243,9 @@ describe("refused_tools", () => {
     const edit = { tool: "file_edit", args: { path: "a.ts" }, error: "old_string not found in a.ts" };
     const patch = { tool: "apply_patch", args: { path: "a.ts" }, error: "patch does not apply: hunk #1 failed" };
     expect(severity(decideOn([edit, patch, { tool: "write_file", args: { path: "a.ts" } }]), "refused_tools")).toBe("none");
+    // The graph's wrapper names the tool that ran ("browser_click failed: ..."): the tool's own words decide.
+    const wrapped = (tool: string): CallSpec => ({ tool, args: {}, error: `${tool} failed: Timeout 30000ms exceeded` });
+    expect(severity(decideOn([wrapped("browser_click"), wrapped("browser_snapshot"), { tool: "browser_navigate", args: {} }]), "refused_tools")).toBe("none");
     // The same refused tool again is a repeat of one request, judged by the repeat detectors.
     expect(severity(decideOn([unknown("Miro"), unknown("Jira"), { tool: "Miro", args: {} }]), "refused_tools")).toBe("none");
   });
