@@ -56,9 +56,13 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   if (known) return known;
   const { candidate, run, levels } = input;
   const { similarity, resetOnProgress } = levels.semantic_stutter;
-  const belongs = (call: CallRecord) => sameRequest(call, candidate, similarity);
   let result: FamilyStreak;
-  if (resetOnProgress) {
+  const belongs = run.length === 0 ? undefined : (call: CallRecord) => sameRequest(call, candidate, similarity);
+  if (!belongs) {
+    // A first call of its run: no family, what either walk below finds in an empty run.
+    const streak: CallRecord[] = [];
+    result = { streak, varied: false, kind: "plain", sinceChange: resetOnProgress ? [] : streak };
+  } else if (resetOnProgress) {
     const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
     result = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   } else {
