@@ -135,7 +135,11 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
   try {
     if (Array.isArray(value)) return value.slice(0, MAX_BREADTH).map((item) => mask(item, true, depth + 1, walk));
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, MAX_BREADTH)) {
+    // Read at once as before (getters run in the same order), walked in place rather than through a sliced copy.
+    const entries = Object.entries(value as Record<string, unknown>);
+    const count = Math.min(entries.length, MAX_BREADTH);
+    for (let i = 0; i < count; i++) {
+      const [key, item] = entries[i]!;
       const kind = cachedKind(key);
       if (kind === "noise" || kind === "time") out[key] = "<volatile>";
       else if (!inList && (kind === "id" || kind === "counter") && (item === null || typeof item !== "object")) {
