@@ -240,8 +240,8 @@ function buildBreaker(options: BreakerOptions, events: BreakerEmitter): Breaker 
       circuit: replay.circuit,
       through: replay.through,
       acknowledged: Math.max(batch.decided, sameEpoch ? current.acknowledged : 0),
-      ...(sameEpoch && current.written ? { written: current.written } : {}),
     };
+    if (sameEpoch && current.written) entry.written = current.written;
     known.set(sessionId, entry);
     return entry;
   }

@@ -1,4 +1,4 @@
-import { DETECTORS } from "./detectors/index.js";
+import { DETECTORS, type DetectionInput } from "./detectors/index.js";
 import { namedNature, observedNature } from "./detectors/observed-nature.js";
 import { detectorsFor, natureOf, type Policy } from "./policy.js";
 import type { CallRecord, CircuitRecord, CircuitState, Finding, UsageTotals } from "./types.js";
@@ -39,12 +39,18 @@ export function decide(input: DecisionInput): Decision {
   const candidate = input.window.at(-1);
   if (!candidate) return { state: "CLOSED", findings: [] };
   const session = input.window.slice(0, -1);
-  const run = session.filter((c) => c.run === candidate.run && c.step > input.circuit.since);
+  const since = input.circuit.since;
+  const run: CallRecord[] = [];
+  for (let i = 0; i < session.length; i++) {
+    const c = session[i]!;
+    if (c.run === candidate.run && c.step > since) run.push(c);
+  }
   const observed =
     (input.policy.inferPolling ? observedNature(candidate, run) : undefined) ??
     (input.policy.inferSideEffects ? namedNature(candidate.tool) : undefined);
   const nature = natureOf(input.policy, candidate.tool) ?? observed;
-  const detection = {
+  // One shape whether or not a nature is known (a conditional spread would copy through the slow path).
+  const detection: DetectionInput = {
     candidate,
     run,
     session,
@@ -52,11 +58,12 @@ export function decide(input: DecisionInput): Decision {
     usage: input.usage,
     now: input.now,
     levels: detectorsFor(input.policy, candidate.tool, observed),
-    ...(nature ? { nature } : {}),
+    nature,
     policy: input.policy,
   };
   const findings: Finding[] = [];
-  for (const detector of DETECTORS) {
+  for (let i = 0; i < DETECTORS.length; i++) {
+    const detector = DETECTORS[i]!;
     const finding = detector.detect(detection);
     if (finding) findings.push({ ...finding, scope: detector.scope });
   }

@@ -141,9 +141,16 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
   try {
     if (Array.isArray(value)) return value.slice(0, MAX_BREADTH).map((item) => mask(item, true, depth + 1, walk));
     const out: Record<string, unknown> = {};
-    const entries = Object.entries(value as Record<string, unknown>).slice(0, MAX_BREADTH);
-    const page = !inList && entries.some(([, item]) => Array.isArray(item) && item.length > 0);
-    for (const [key, item] of entries) {
+    // Read at once (getters run in order), walked in place rather than through a sliced copy.
+    const entries = Object.entries(value as Record<string, unknown>);
+    const count = Math.min(entries.length, MAX_BREADTH);
+    let page = false;
+    for (let i = 0; i < count && !inList && !page; i++) {
+      const item = entries[i]![1];
+      page = Array.isArray(item) && item.length > 0;
+    }
+    for (let i = 0; i < count; i++) {
+      const [key, item] = entries[i]!;
       const kind = cachedKind(key);
       if (kind === "noise" || kind === "time") out[key] = "<volatile>";
       else if (page && kind === "paging" && (item === null || typeof item !== "object")) out[key] = "<paging>";

@@ -129,8 +129,15 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     return ctx;
   };
 
+  // A parsed context is never changed, so its breaker is found once per context object.
+  const breakerOf = new WeakMap<AgentContext, Breaker>();
   const breakerFor = (ctx: AgentContext): Breaker => {
-    if (noKnobs(ctx)) return base;
+    const known = breakerOf.get(ctx);
+    if (known) return known;
+    if (noKnobs(ctx)) {
+      breakerOf.set(ctx, base);
+      return base;
+    }
     const key = JSON.stringify(LIMIT_KNOBS.map((knob) => ctx[knob]));
     let breaker = breakers.get(key);
     if (!breaker) {
@@ -138,6 +145,7 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
       breaker = deriveOrCreate(base, applyKnobs(base.policy, ctx, "tighten"));
       breakers.set(key, breaker);
     }
+    breakerOf.set(ctx, breaker);
     return breaker;
   };
 
@@ -155,22 +163,8 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     const ctx = contextOf(config.context);
     const sessionId = sessionIdFor(ctx, config, state.sessionId, deployment);
     const thread = config.configurable?.thread_id;
-    let runId: string | undefined;
-    return {
-      sessionId,
-      callScope: typeof thread === "string" && thread ? thread : sessionId,
-      // Only a check needs it, and finding it reads every human message of the thread.
-      get runId() {
-        return (runId ??= currentRunId(state.messages));
-      },
-      breaker: breakerFor(ctx),
-      systemPrompt: ctx.systemPrompt,
-      get model() {
-        return modelFor(ctx.model);
-      },
-      tools,
-      redact,
-    };
+    const callScope = typeof thread === "string" && thread ? thread : sessionId;
+    return new StepSettings(state, ctx, sessionId, callScope, breakerFor(ctx), tools, redact, modelFor);
   };
 
   const checkContext = (context: unknown): void => {
@@ -190,5 +184,38 @@ function deriveOrCreate(base: Breaker, policy: Policy): Breaker {
     return deriveBreaker(base, policy);
   } catch {
     return createBreaker({ store: base.store, policy });
+  }
+}
+
+/**
+ * One step's settings. A class rather than an object literal with getters:
+ * one is made on every node call, and a literal's accessors are defined one
+ * by one on each new object.
+ */
+class StepSettings implements RunSettings {
+  private foundRunId: string | undefined;
+
+  constructor(
+    private readonly state: GuardedState,
+    private readonly ctx: AgentContext,
+    readonly sessionId: string,
+    readonly callScope: string,
+    readonly breaker: Breaker,
+    readonly tools: ReadonlyMap<string, StructuredToolInterface>,
+    readonly redact: Redactor,
+    private readonly modelFor: (name: string) => Promise<BoundModel>,
+  ) {}
+
+  get systemPrompt(): string {
+    return this.ctx.systemPrompt;
+  }
+
+  /** Only a check needs it, and finding it reads every human message of the thread. */
+  get runId(): string {
+    return (this.foundRunId ??= currentRunId(this.state.messages));
+  }
+
+  get model(): Promise<BoundModel> {
+    return this.modelFor(this.ctx.model);
   }
 }

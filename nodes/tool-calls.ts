@@ -102,12 +102,27 @@ export function breakerCallId(scope: string, messageId: string, callId: string):
   return `${scope}/${messageId}/${callId}`;
 }
 
+// True when `callId` ends with `/${messageId}/${id}` (as breakerCallId builds it), without building that text: the router and the tools node ask on every step.
+function namesCall(callId: string, messageId: string, id: string): boolean {
+  const idAt = callId.length - id.length;
+  const messageAt = idAt - 1 - messageId.length;
+  return (
+    messageAt >= 1 &&
+    callId.endsWith(id) &&
+    callId.charCodeAt(idAt - 1) === SLASH &&
+    callId.startsWith(messageId, messageAt) &&
+    callId.charCodeAt(messageAt - 1) === SLASH
+  );
+}
+const SLASH = 47;
+
 /** The verdicts in `verdicts` when they judge exactly the calls of `message`, in order; else undefined (not checked yet). */
 export function verdictsFor(message: AIMessage, verdicts: readonly Verdict[]): Verdict[] | undefined {
   const calls = message.tool_calls ?? [];
-  if (calls.length === 0 || verdicts.length !== calls.length || !message.id) return undefined;
-  const ok = calls.every((c, i) => verdicts[i]!.callId.endsWith(`/${message.id}/${c.id ?? ""}`));
-  return ok ? (verdicts as Verdict[]) : undefined;
+  const messageId = message.id;
+  if (calls.length === 0 || verdicts.length !== calls.length || !messageId) return undefined;
+  for (let i = 0; i < calls.length; i++) if (!namesCall(verdicts[i]!.callId, messageId, calls[i]!.id ?? "")) return undefined;
+  return verdicts as Verdict[];
 }
 
 /** Every call the message asks for; `parseError` marks those whose arguments were not JSON. */

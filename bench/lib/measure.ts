@@ -69,6 +69,55 @@ async function runBatches(workload: Workload, batches: number): Promise<{ durati
   return { durations, wallNs };
 }
 
+// A workload's repetition figures from its operations' durations (ns) and the time they took together.
+function repFigures(durations: number[], wallNs: number): RepFigures {
+  const sorted = ascending(durations);
+  return { p50Us: percentile(sorted, 50) / 1_000, p99Us: percentile(sorted, 99) / 1_000, opsPerSec: durations.length / (wallNs / 1e9) };
+}
+
+function measuredOf(workload: Workload, plan: Plan, figures: RepFigures[]): Measured {
+  return {
+    id: workload.id,
+    label: workload.label,
+    concurrency: workload.concurrency,
+    opsPerRep: plan.batches * workload.concurrency,
+    p50Us: spreadOf(figures.map((f) => f.p50Us)),
+    p99Us: spreadOf(figures.map((f) => f.p99Us)),
+    opsPerSec: spreadOf(figures.map((f) => f.opsPerSec)),
+    reps: figures,
+  };
+}
+
+/**
+ * Measure workloads of one operation at a time (concurrency 1) turn by turn:
+ * within a repetition, batch b runs one operation of every workload, starting
+ * from a different workload each batch. A load that comes and goes on a
+ * shared machine then falls on every workload alike, down to the operation,
+ * where block interleaving (measureInterleaved) lets a busy second land on
+ * one workload's block. Each repetition's figures are still per workload.
+ */
+export async function measureTurnByTurn(workloads: readonly Workload[], plan: Plan): Promise<Measured[]> {
+  const n = workloads.length;
+  const runTurns = async (batches: number): Promise<number[][]> => {
+    const durations = workloads.map(() => [] as number[]);
+    for (let b = 0; b < batches; b++) {
+      for (let k = 0; k < n; k++) {
+        const i = (b + k) % n;
+        await timed(workloads[i]!, 0, durations[i]!);
+        await workloads[i]!.afterBatch?.();
+      }
+    }
+    return durations;
+  };
+  await runTurns(plan.warmupBatches);
+  const reps = workloads.map(() => [] as RepFigures[]);
+  for (let r = 0; r < plan.reps; r++) {
+    const durations = await runTurns(plan.batches);
+    durations.forEach((d, i) => reps[i]!.push(repFigures(d, d.reduce((sum, x) => sum + x, 0))));
+  }
+  return workloads.map((w, i) => measuredOf(w, plan, reps[i]!));
+}
+
 /**
  * Measure workloads side by side: warm each up, then run repetition 1 of
  * every workload, repetition 2 of every workload, and so on, so a machine
@@ -80,25 +129,8 @@ export async function measureInterleaved(workloads: readonly Workload[], plan: P
   for (let r = 0; r < plan.reps; r++) {
     for (const w of workloads) {
       const { durations, wallNs } = await runBatches(w, plan.batches);
-      const sorted = ascending(durations);
-      reps.get(w.id)!.push({
-        p50Us: percentile(sorted, 50) / 1_000,
-        p99Us: percentile(sorted, 99) / 1_000,
-        opsPerSec: durations.length / (wallNs / 1e9),
-      });
+      reps.get(w.id)!.push(repFigures(durations, wallNs));
     }
   }
-  return workloads.map((w) => {
-    const figures = reps.get(w.id)!;
-    return {
-      id: w.id,
-      label: w.label,
-      concurrency: w.concurrency,
-      opsPerRep: plan.batches * w.concurrency,
-      p50Us: spreadOf(figures.map((f) => f.p50Us)),
-      p99Us: spreadOf(figures.map((f) => f.p99Us)),
-      opsPerSec: spreadOf(figures.map((f) => f.opsPerSec)),
-      reps: figures,
-    };
-  });
+  return workloads.map((w) => measuredOf(w, plan, reps.get(w.id)!));
 }

@@ -3,7 +3,7 @@ import { buildGraph } from "../../graphs/graph.js";
 import { buildUnguardedGraph } from "../../graphs/unguarded-graph.js";
 import { ScriptedChatModel, type Scenario } from "../../demo/index.js";
 import { EXAMPLE_TOOLS } from "../../tools/index.js";
-import { measureInterleaved, type Workload } from "../lib/measure.js";
+import { measureTurnByTurn, type Workload } from "../lib/measure.js";
 import { ratioTarget, type Section } from "../lib/section.js";
 import { pairedRatio } from "../lib/stats.js";
 import { spread } from "../report/format.js";
@@ -53,7 +53,7 @@ export const graphOverheadSection: Section = {
   async run(ctx) {
     const plan = ctx.plan({ warmupBatches: 40, batches: 300, reps: 7 });
     ctx.log("graph overhead: measuring");
-    const [guarded, shape, plain] = await measureInterleaved(graphWorkloads(), plan);
+    const [guarded, shape, plain] = await measureTurnByTurn(graphWorkloads(), plan);
     const overhead = pairedRatio(
       guarded!.reps.map((r) => r.p50Us),
       plain!.reps.map((r) => r.p50Us),
@@ -88,6 +88,7 @@ export const graphOverheadSection: Section = {
       ],
       notes: [
         `Each run: user message -> agent (scripted model asks for query_crm) -> tools -> agent (answer) -> END, so the time is the graph's and the breaker's, not a model's. The guarded run checks the call (MemoryStore), runs it, reports its outcome; the plain run uses LangGraph's ToolNode and toolsCondition.`,
+        `The three graphs run turn by turn: each batch runs one run of each, starting from a different graph each time, so a load that comes and goes on the machine falls on all three alike; the p50s and their ratios are per repetition of ${plan.batches} runs of each graph. (Blocks of one graph's runs at a time, as before, let a busy second of a shared machine land on one graph's block and swing the ratio by ±0.3.)`,
         `In absolute terms the guard adds ${Math.round(guarded!.p50Us.median - plain!.p50Us.median)} µs per agent -> tools step (medians): ${Math.round(shape!.p50Us.median - plain!.p50Us.median)} µs of it with a breaker that answers at once (the graph's extra state channels and node, the tool's signal and timeout, argument validation, redaction of the tool's output), the rest the breaker's batch check and outcome report with its telemetry. A real model answers in hundreds of milliseconds, so on a real step it is well under 1%; the ratio here is over a model that answers instantly.`,
       ],
       data: { plan, guarded, shape, plain, overhead, shapeRatio, throughputRatio },

@@ -80,6 +80,12 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const known = cache.get(input);
   if (known) return known;
   const { candidate, run, levels } = input;
+  if (run.length === 0) {
+    // A first call of its run: no family, what the walk below finds in an empty run.
+    const result: FamilyStreak = { streak: [], varied: false, kind: "plain", sinceChange: [] };
+    cache.set(input, result);
+    return result;
+  }
   const similarity = levels.semantic_stutter.similarity;
   const echoed = echoedAnswers(candidate, run, similarity);
   const belongs = (call: CallRecord) =>

@@ -1,5 +1,5 @@
 import type { CallRecord } from "../types.js";
-import type { Detector } from "./detector.js";
+import type { Detector, DetectorFinding } from "./detector.js";
 import { requestKeysOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
 import { familyStreak } from "./family.js";
@@ -24,6 +24,8 @@ export const identicalRepeat: Detector = {
   detect(input) {
     const { candidate, run, levels } = input;
     const level = levels.identical_repeat;
+    // A first call of its run repeats nothing: its streak is itself alone, at whatever levels.
+    if (run.length === 0) return finding(candidate, [candidate.step], level);
     const keys = requestKeysOf(candidate);
     const identical = (c: CallRecord) => {
       if (c.tool !== candidate.tool) return false;
@@ -42,10 +44,13 @@ export const identicalRepeat: Detector = {
       const counted = kind === "plain" ? stale : kind === "retry" ? sinceChange : [];
       streak = [...counted, ...pending].sort((a, b) => a.step - b.step);
     }
-    const steps = [...streak.map((c) => c.step), candidate.step];
-    return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
-      `${candidate.tool} was called ${times(steps.length)} with the same arguments and nothing new to show for it` +
-      (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
-    );
+    return finding(candidate, [...streak.map((c) => c.step), candidate.step], level);
   },
 };
+
+function finding(candidate: CallRecord, steps: number[], level: { warn: number; block: number }): DetectorFinding | null {
+  return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
+    `${candidate.tool} was called ${times(steps.length)} with the same arguments and nothing new to show for it` +
+    (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
+  );
+}

@@ -25,8 +25,8 @@ export const sessionRepeat: Detector = {
       if (outcome.kind === "error" && !outcome.transient) error ??= outcome.fingerprint;
       if (call.argsHash === candidate.argsHash || (outcome.kind === "error" && outcome.fingerprint === error)) misses.push(call);
     }
-    const turns = new Set([...misses.map((c) => c.run), candidate.run]).size;
-    const steps = misses.map((c) => c.step).reverse().concat(candidate.step);
+    const turns = misses.length === 0 ? 1 : new Set([...misses.map((c) => c.run), candidate.run]).size;
+    const steps = misses.length === 0 ? [candidate.step] : misses.map((c) => c.step).reverse().concat(candidate.step);
     return findingAt("session_repeat", turns, levels.session_repeat, steps, () =>
       `${candidate.tool} has been called with these arguments in ${turns} user turns and came back empty or failing every time (${calls(misses.length)}).`,
     );

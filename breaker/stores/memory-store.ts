@@ -194,8 +194,10 @@ export class MemoryStore implements BreakerStore {
       const index = this.findVisible(session, callId, windowSize);
       if (index < 0) return false;
       const call = session.calls[index]!;
-      session.calls[index] = { ...call, outcome: { ...outcome } };
-      session.reports.push({ step: call.step, seq: session.totalCalls, outcome: { ...outcome } });
+      // One copy for the record and the report: stored outcomes are replaced, never changed.
+      const stored = { ...outcome };
+      session.calls[index] = { ...call, outcome: stored };
+      session.reports.push({ step: call.step, seq: session.totalCalls, outcome: stored });
       return true;
     });
     const added = applied.filter(Boolean).length;

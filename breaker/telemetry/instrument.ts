@@ -88,12 +88,14 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
     describe: (result: T, startMs: number, endMs: number) => Verdict[],
   ): Promise<T> {
     const meters = instruments();
-    const started = performance.now();
-    const startMs = nowMs();
+    const started = meters.noop ? 0 : performance.now();
+    const spanned = traced(span);
+    // Span times only matter to a traced span; the wall clock (timeOrigin) is not free.
+    const startMs = spanned ? nowMs() : 0;
     let failure: unknown;
     try {
-      const result = traced(span) ? await context.with(trace.setSpan(context.active(), span), work) : await work();
-      const verdicts = describe(result, startMs, nowMs());
+      const result = spanned ? await context.with(trace.setSpan(context.active(), span), work) : await work();
+      const verdicts = describe(result, startMs, spanned ? nowMs() : 0);
       if (!meters.noop) count(meters, verdicts);
       return result;
     } catch (error) {
