@@ -48,6 +48,8 @@ const FAILURE_OPENING = new RegExp(
       "[45]\\d\\d (\\w+ ){0,2}(error|not found|unavailable|forbidden|unauthorized|timeout)\\b",
       "invalid\\b",
       "(runtime|command|execution|build|request|call|tool) (failed|error)\\b",
+      // A subject that failed, said first: "Speed test failed: No Connection.", "Upload failed", "Login failed."
+      "(?!(nothing|none|no|zero|never)\\b)[a-z][\\w-]*( [\\w-]+){0,3} failed\\b(?! to find)",
       // The harness did not know what was asked: "Unknown command 'x'", "Unknown tool: y".
       "unknown (command|tool|function|action|method|operation)\\b",
       // "Could not find ..." is a miss: the empty reading takes it.
@@ -249,11 +251,17 @@ function emptyFields(fields: Fields): boolean {
   return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
 }
 
+// A terminal capture's prompt line (`runner@d4d5:~/workspace$`, optionally with the command it echoes): the
+// terminal speaking, not the program. A capture made only of prompts printed nothing.
+const PROMPT_LINE = /^[\w.-]+@[\w.-]+:[^\n$#]*[$#](\s[^\n]*)?$/;
+const onlyPrompts = (text: string) => text.split("\n").every((line) => line.trim() === "" || PROMPT_LINE.test(line.trim()));
+
 /** True when an output holds nothing: empty structures, a zero count, or a short "nothing found" text. */
 export function isEmptyOutput(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === "string") {
     const text = value.trim();
+    if (text.includes("@") && onlyPrompts(text)) return true;
     return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
   }
   if (Array.isArray(value)) return value.length === 0;

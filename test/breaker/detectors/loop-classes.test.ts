@@ -82,6 +82,20 @@ describe("a page is judged by its records, not its envelope", () => {
 });
 
 describe("errors and empties, wherever they are said", () => {
+  it("reads a subject that failed, said first, as a failure, and a terminal that printed only its prompt as empty", () => {
+    // Recorded shapes: tau2-bench's run_speed_test, a Cursor terminal capture showing only the shell prompt.
+    for (const output of ["Speed test failed: No Connection.", "Upload failed", "Login failed. Check your password."]) {
+      expect(summarizeOutcome({ output }).kind).toBe("error");
+    }
+    for (const output of ["Nothing failed today", "0 failed, 12 passed", "Retrying the step that failed to find its input", "Deploy succeeded; no job failed"]) {
+      expect(summarizeOutcome({ output }).kind).not.toBe("error");
+    }
+    expect(summarizeOutcome({ output: "runner@d4d5b82998e1:~/workspace$" }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "runner@d4d5b82998e1:~/workspace$ cd /home/runner/workspace && python -u main.py\nrunner@d4d5b82998e1:~/workspace$" }).kind).toBe("empty");
+    // A program's own lines between the prompts are its output.
+    expect(summarizeOutcome({ output: "runner@host:~$ python main.py\n=== Testing Schema Translation ===\nrunner@host:~$" }).kind).toBe("ok");
+  });
+
   it.each([
     ["an error word opening the text", "Runtime failed: container exited"],
     ["an exit code at the end", "npm ERR! missing script: lint\n... returned exit code 1"],
