@@ -80,10 +80,12 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".
   /^[A-Z]\w*(Error|Exception)(: |$)/m,
   // A test runner's verdict: "FAILED tests/x.py::t", "FAIL src/a.test.ts", "--- FAIL: TestX", "test result: FAILED",
-  // or a summary naming failures beside passes ("1 failed, 11 passed", "3 passing, 1 failing").
+  // or a summary naming failures beside passes ("1 failed, 11 passed", "3 passing, 1 failing", bun's "7 pass / 3 fail").
   /^(--- )?(FAILED|FAIL)\b[ :\t]/m,
   /\btest result: FAILED\b/,
-  /\b[1-9]\d* (failed|failing|errors?)\b[^]{0,200}?\b\d+ (passed|passing)\b|\b\d+ (passed|passing)\b[^]{0,200}?\b[1-9]\d* (failed|failing|errors?)\b/,
+  /\b[1-9]\d* (failed|failing|fail|errors?)\b[^]{0,200}?\b\d+ (passed|passing|pass)\b|\b\d+ (passed|passing|pass)\b[^]{0,200}?\b[1-9]\d* (failed|failing|fail|errors?)\b/,
+  // node:test and TAP summaries: "# fail 3".
+  /^# fail [1-9]\d*$/m,
 ];
 
 // Failures that a retry may cure.

@@ -232,6 +232,8 @@ describe("transient failures earn retries", () => {
     ["go test", "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\nFAIL\tgithub.com/acme/parse\t0.012s"],
     ["cargo test", "running 4 tests\ntest parse ... FAILED\n\ntest result: FAILED. 3 passed; 1 failed; 0 ignored"],
     ["mocha", "  3 passing (12ms)\n  1 failing"],
+    ["bun test", "✗ SessionDB > migrate [2.60ms]\n\n 7 pass\n 3 fail\n 14 expect() calls\nRan 10 tests across 1 files. [149.00ms]"],
+    ["node:test", "# tests 10\n# suites 2\n# pass 7\n# fail 3\n# cancelled 0"],
   ])("reads %s as a failing run", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("error");
   });
@@ -239,6 +241,8 @@ describe("transient failures earn retries", () => {
   it.each([
     ["a passing pytest run", "collected 12 items\n\ntests/test_a.py ............\n=== 12 passed in 0.84s ==="],
     ["no failures", "12 passed, 0 failed"],
+    ["a passing bun run", " 10 pass\n 0 fail\n 14 expect() calls\nRan 10 tests across 1 files."],
+    ["a passing node:test run", "# tests 10\n# pass 10\n# fail 0"],
   ])("reads %s as a success", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
