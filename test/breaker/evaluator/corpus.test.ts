@@ -52,11 +52,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out rounds 6-10 moved in: 392 of 433 loops, 9 of 432 legitimate runs stopped.
-  it("keeps recall >= 0.905 and a false-positive rate <= 0.021 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out rounds 11-16 moved in: 545 of 615 loops, 20 of 623 legitimate runs stopped.
+  it("keeps recall >= 0.886 and a false-positive rate <= 0.033 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.905);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.021);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.886);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.033);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
