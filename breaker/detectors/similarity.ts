@@ -92,35 +92,44 @@ export function valueSimilarity(a: FieldValue, b: FieldValue, budget: Budget = {
   return a.kind === "exact" && b.kind === "exact" && a.value === b.value ? 1 : 0;
 }
 
-/** Similarity of two argument sets: the least similar field decides, and different shapes score 0. */
-export function argsSimilarity(a: ArgFeatures, b: ArgFeatures): number {
+// The least similar field of two argument sets by `compare`; different shapes score 0.
+function leastField(a: ArgFeatures, b: ArgFeatures, compare: (x: FieldValue, y: FieldValue) => number): number {
   if (a.shape !== b.shape) return 0;
-  const budget = { cells: FUZZY_CELLS_PER_COMPARISON };
   let least = 1;
   for (const [path, value] of a.fields) {
     const other = b.fields.get(path);
-    least = Math.min(least, other ? valueSimilarity(value, other, budget) : 0);
+    least = Math.min(least, other ? compare(value, other) : 0);
     if (least === 0) break;
   }
   return least;
 }
 
+/** Similarity of two argument sets: the least similar field decides, and different shapes score 0. */
+export function argsSimilarity(a: ArgFeatures, b: ArgFeatures): number {
+  const budget = { cells: FUZZY_CELLS_PER_COMPARISON };
+  return leastField(a, b, (x, y) => valueSimilarity(x, y, budget));
+}
+
+// Scores by argument-hash pair: each check compares the candidate with the
+// same window the last check saw, so most pairs were scored already.
+const pairs = new BoundedCache<string, number>(8_192);
+const loosePairs = new BoundedCache<string, number>(8_192);
+
+function pairScore(a: CallRecord, b: CallRecord, cache: BoundedCache<string, number>, score: (x: ArgFeatures, y: ArgFeatures) => number): number {
+  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = score(featuresOf(a), featuresOf(b));
+    cache.set(key, found);
+  }
+  return found;
+}
+
 /** True when two calls ask the same tool for the same thing, up to cosmetic differences. */
 export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): boolean {
   if (a.tool !== b.tool) return false;
-  if (a.argsHash === b.argsHash) return true;
-  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
-  let similarity = pairs.get(key);
-  if (similarity === undefined) {
-    similarity = argsSimilarity(featuresOf(a), featuresOf(b));
-    pairs.set(key, similarity);
-  }
-  return similarity >= threshold;
+  return a.argsHash === b.argsHash || pairScore(a, b, pairs, argsSimilarity) >= threshold;
 }
-
-// Similarity by argument-hash pair: each check compares the candidate with the
-// same window the last check saw, so most pairs were scored already.
-const pairs = new BoundedCache<string, number>(8_192);
 
 // Share of the smaller word set found in the larger: "promotion readiness evidence" in "evidence of
 // promotion readiness for the window". Exact stems only; numbers must agree (another number is another request).
@@ -132,6 +141,8 @@ function containment(a: FieldValue, b: FieldValue): number {
   return small.list.filter((word) => large.set.has(word)).length / small.list.length;
 }
 
+const looseSimilarity = (a: ArgFeatures, b: ArgFeatures) => leastField(a, b, containment);
+
 /**
  * True when two calls ask the same tool about the same subject in other
  * words: every field alike, the words of a text field mostly shared (a query
@@ -140,21 +151,5 @@ function containment(a: FieldValue, b: FieldValue): number {
  */
 export function looselySimilar(a: CallRecord, b: CallRecord, threshold: number): boolean {
   if (a.tool !== b.tool) return false;
-  if (a.argsHash === b.argsHash) return true;
-  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
-  let least = loosePairs.get(key);
-  if (least === undefined) {
-    const fa = featuresOf(a);
-    const fb = featuresOf(b);
-    least = fa.shape === fb.shape ? 1 : 0;
-    for (const [path, value] of fa.fields) {
-      const other = fb.fields.get(path);
-      least = Math.min(least, other ? containment(value, other) : 0);
-      if (least === 0) break;
-    }
-    loosePairs.set(key, least);
-  }
-  return least >= threshold;
+  return a.argsHash === b.argsHash || pairScore(a, b, loosePairs, looseSimilarity) >= threshold;
 }
-
-const loosePairs = new BoundedCache<string, number>(8_192);
