@@ -32,7 +32,7 @@ const OUTWARD_VERB =
   /^(send|post|publish|notify|alert|email|mail|sms|tweet|reply|broadcast|charge|pay|refund|purchase|buy|order|book|reserve|invite|logout|signout)$/;
 // Words that make the name a read or a preparation of such a thing ("get_order", "draft_email", "list_posts").
 const NOT_AN_ACT =
-  /^(get|read|list|search|find|fetch|query|show|view|check|lookup|describe|count|status|history|details|info|track|tracking|draft|compose|preview|validate|estimate|quote|format|cancel|to)$/;
+  /^(get|read|list|search|find|fetch|query|show|view|check|lookup|describe|count|status|history|details|info|track|tracking|draft|compose|preview|validate|estimate|quote|format|cancel)$/;
 
 /**
  * The nature a tool's name declares when it declares none itself: a tool

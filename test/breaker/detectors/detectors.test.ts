@@ -59,6 +59,7 @@ describe("identical_repeat", () => {
     expect(findingOf(decideOn([{ ...send, out: '{"ok":true,"message_id":48211}' }, send]), "identical_repeat")).toMatchObject({ severity: "block" });
     expect(decideOn([{ tool: "log_out", args: {}, out: "bye" }, { tool: "log_out", args: {} }]).state).toBe("OPEN");
     expect(decideOn([{ tool: "issueRefund", args: { order: "A1" }, out: "refunded" }, { tool: "issueRefund", args: { order: "A1" } }]).state).toBe("OPEN");
+    expect(decideOn([{ tool: "send_to_slack", args: { text: "deploy done" }, out: "ok" }, { tool: "send_to_slack", args: { text: "deploy done" } }]).state).toBe("OPEN");
     // Reads and preparations of such things are not acts: the second identical read is allowed.
     for (const tool of ["get_order", "list_posts", "draft_email", "search_emails", "get_booking_details"]) {
       expect(decideOn([{ tool, args: { id: "A1" }, out: "found" }, { tool, args: { id: "A1" } }]).state).toBe("CLOSED");
