@@ -15,7 +15,7 @@ export const DetectorsSchema = z.object({
     .object({
       warn: count.default(2),
       block: count.default(3),
-      /** When a call's outcome differs from the previous identical call's, the count restarts. */
+      /** When a call's outcome differs from the previous identical call's, the count restarts; false counts every identical call that did not fail. */
       resetOnProgress: z.boolean().default(true),
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
@@ -27,7 +27,7 @@ export const DetectorsSchema = z.object({
       block: count.default(3),
       /** Least similarity (0..1) of every argument value for two calls to count as one request. */
       similarity: z.number().min(0).max(1).default(0.7),
-      /** False counts every call of the family, successful or not (side effects: each success is the harm). */
+      /** False counts every call of the family that did not fail, whatever it returned (side effects: each one done is the harm). */
       resetOnProgress: z.boolean().default(true),
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)

@@ -1,3 +1,4 @@
+import { BoundedCache } from "../bounded-cache.js";
 import { keyWords } from "../key-words.js";
 import type { CallRecord, ToolNature } from "../types.js";
 
@@ -41,9 +42,21 @@ const NOT_AN_ACT =
  * is the same message sent again. Undefined for any other name.
  */
 export function namedNature(tool: string): ToolNature | undefined {
+  let nature = namedNatures.get(tool);
+  if (nature === undefined) {
+    nature = natureOfName(tool);
+    namedNatures.set(tool, nature);
+  }
+  return nature ?? undefined;
+}
+
+// Read on every check, so a name is split once. Bounded: tool names come from the model, which can invent any.
+const namedNatures = new BoundedCache<string, ToolNature | null>(1_024);
+
+function natureOfName(tool: string): ToolNature | null {
   const words = keyWords(tool);
-  if (words.some((w) => NOT_AN_ACT.test(w))) return undefined;
+  if (words.some((w) => NOT_AN_ACT.test(w))) return null;
   // Phrasal verbs written as two words: log_out, sign_out.
   const joined = words.slice(1).map((w, i) => words[i] + w);
-  return words.some((w) => OUTWARD_VERB.test(w)) || joined.some((w) => OUTWARD_VERB.test(w)) ? "side_effecting" : undefined;
+  return words.some((w) => OUTWARD_VERB.test(w)) || joined.some((w) => OUTWARD_VERB.test(w)) ? "side_effecting" : null;
 }
