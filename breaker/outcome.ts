@@ -1,6 +1,6 @@
 import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
-import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isTransientText } from "./output-signals.js";
+import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isRepeatRefusal, isTransientText, type FailureSignal } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -105,13 +105,14 @@ function failedWrapper(tool: string): RegExp {
   return wrapper;
 }
 
-function failed(kind: string, transient: boolean, canonical: string, echoes: readonly string[], tool: string | undefined): ToolOutcome {
+function failed(kind: string, signal: FailureSignal, canonical: string, echoes: readonly string[], tool: string | undefined): ToolOutcome {
   const shape = shapeOf(canonical, echoes);
   const aboutTool = aboutToolOf(shape, tool);
   return {
     kind: "error",
     fingerprint: hashText(`${kind}:${canonical}`),
-    ...(transient ? { transient: true } : {}),
+    ...(signal.transient ? { transient: true } : {}),
+    ...(signal.repeatRefused ? { repeatRefused: true } : {}),
     ...(shape !== canonical ? { shape: hashText(`${kind}:${shape}`) } : {}),
     ...(aboutTool ? { aboutTool } : {}),
   };
@@ -149,7 +150,8 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     if (thrown) {
       const text = errorText(raw.error);
       if (isCancellation(text)) return cancelled(text);
-      return failed("error", isTransientText(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
+      const signal = isRepeatRefusal(text) ? { transient: false, repeatRefused: true } : { transient: isTransientText(text) };
+      return failed("error", signal, withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
     if (typeof value === "string" && isCancellation(value)) return cancelled(value);
@@ -160,7 +162,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending).
     const said = failureInOutput(value);
     const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
-    if (failure) return failed("error", failure.transient, canonical, echoes, raw.tool);
+    if (failure) return failed("error", failure, canonical, echoes, raw.tool);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {
       kind,

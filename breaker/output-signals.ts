@@ -14,6 +14,8 @@ import * as otherLanguages from "./other-languages.js";
 export interface FailureSignal {
   /** Rate limits, 5xx, timeouts, dropped connections: what every retry policy retries. */
   transient: boolean;
+  /** The harness refused the call because it repeats one it already ran. */
+  repeatRefused?: boolean;
   /** Only a non-zero exit status says so: a status command may report a state that way. */
   exitCodeOnly?: boolean;
 }
@@ -137,9 +139,30 @@ function firstLine(text: string): string {
   return match?.[1] ?? "";
 }
 
+// A page that is a bot wall, not the content asked for: "Please enable JS and disable any ad blocker",
+// Cloudflare's "Just a moment..." or "Verify you are human". Only a short page is all wall.
+const BLOCKED_PAGE =
+  /\b((please )?(enable|turn on) (javascript|js|cookies)|(disable|turn off) (your |any )?ad ?blockers?|(verify|prove|confirm) (that )?you('re| are) (a )?human|are you a robot|just a moment\.\.\.|attention required)\b/i;
+const MAX_BLOCKED_PAGE_CHARS = 600;
+
+// A harness refusing to run a call again: "I tried reusing the same input, I must stop using this action input",
+// "Duplicate tool call detected", "You already called this tool with the same arguments".
+const REPEAT_REFUSED: readonly RegExp[] = [
+  /\b(reus(e|ing)|repeat(ing|ed)?|duplicat(e|ed|ing)) (the )?(same|identical|previous) (input|call|action|request|arguments)\b/i,
+  /\bduplicate (tool |function )?(call|request|action)s? (detected|refused|rejected|skipped|blocked)\b/i,
+  /\b(already|previously) (called|made|tried|ran|run|executed) (this|that|the same) (tool|call|action|function|request)\b/i,
+];
+
+/** True when an error or output says the harness refused the call as a repeat of one it already ran. */
+export function isRepeatRefusal(text: string): boolean {
+  return REPEAT_REFUSED.some((pattern) => pattern.test(text));
+}
+
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
+  if (isRepeatRefusal(text)) return { transient: false, repeatRefused: true };
   if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return { transient: isTransientText(text) };
+  if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };
   return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;
 }
 
@@ -211,7 +234,10 @@ const NOTHING_SAID = new RegExp(
   [
     "^\\W*(none|nothing|null|nil|n/?a|empty|no (data|results?|output|matches))\\W*$",
     `\\b(no|zero|0) ${NOT_EMPTINESS}(\\w+ )?(results?|matches|records?|rows?|items?|entries|hits|documents?|files?|data|objects?|messages?|orders?|users?|accounts?|customers?)\\b`,
-    `\\b(nothing|no ${NOT_EMPTINESS}\\w+) (was |were )?(found|matched|returned|stored|to (show|display|return))\\b`,
+    `\\b(nothing|no ${NOT_EMPTINESS}\\w+( ${NOT_EMPTINESS}\\w+)?) (was |were )?(found|matched|returned|stored|to (show|display|return))\\b`,
+    // Nothing new, said in words: "No new papers found", "Same results as previous searches".
+    "\\b(nothing|no) new\\b",
+    "\\b(same|duplicate|identical) (\\w+ ){0,2}(as|from) (the )?(previous|prior|earlier|last|before)\\b",
     "\\b(could not|couldn't|unable to|did not|didn't|cannot|can't) (find|locate)\\b",
     "\\bnot found\\b",
     "\\b(empty|blank) (result|response|list|set|page|output)\\b",
@@ -236,6 +262,9 @@ const envelopeKey = (key: string) => keyWords(key).some((word) => ENVELOPE_WORDS
 // A value that says nothing: unset, empty, zero or false.
 const blank = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false;
 
+// An empty list, or one holding only a sentence that says nothing: `["No results found"]`.
+const emptyList = (list: readonly unknown[]) => list.length === 0 || (list.length === 1 && typeof list[0] === "string" && isEmptyOutput(list[0]));
+
 function emptyFields(fields: Fields): boolean {
   const values = Object.values(fields);
   if (values.length === 0) return true;
@@ -245,7 +274,7 @@ function emptyFields(fields: Fields): boolean {
   // ({thoughtNumber: 3, branches: []}) an empty list is just an empty part of an answer.
   if (lists.length > 0) {
     return (
-      lists.every((list) => list.length === 0) &&
+      lists.every(emptyList) &&
       Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)))
     );
   }
@@ -266,7 +295,7 @@ export function isEmptyOutput(value: unknown): boolean {
     if (text.includes("@") && onlyPrompts(text)) return true;
     return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
   }
-  if (Array.isArray(value)) return value.length === 0;
+  if (Array.isArray(value)) return emptyList(value);
   const fields = asFields(value);
   return fields ? emptyFields(fields) : false;
 }

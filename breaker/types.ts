@@ -64,6 +64,8 @@ export interface ToolOutcome {
    * share it (the harness refusing whatever tool is asked for).
    */
   aboutTool?: string;
+  /** The harness refused the call as a repeat of one it already ran: it has judged the repeat itself. */
+  repeatRefused?: boolean;
   /**
    * The call never ran: the harness cancelled it because another call of its
    * batch failed, or the run was interrupted. It is no failure of its own.

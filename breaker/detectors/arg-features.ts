@@ -8,6 +8,7 @@ import type { CallRecord } from "../types.js";
 export type FieldValue =
   | { kind: "text"; words: TextWords; all: TextWords; numbers: string; code: boolean }
   | { kind: "number"; value: number }
+  | { kind: "position"; value: number }
   | { kind: "exact"; value: string };
 
 /** Words of a normalized text, sorted, and the same as a set for exact lookups. */
@@ -90,27 +91,52 @@ export function normalizeText(value: string): { words: TextWords; all: TextWords
 // Its words are instructions, so a long one is not "the same request" with a few words changed.
 const CODE = /&&|\|\||\s\|\s|\$\(|`|\s[12]?>{1,2}\s?\S|;\s*\w/;
 
-function textValue(value: string): FieldValue {
+// A list that is a command's argv (`["mkdir", "-p", dir]`): its words are instructions in order, so it
+// compares as code, not as a set of tags. Named for a command, or carrying an option ("-p", "--all").
+const ARGV_KEY = /^(command|cmd|argv|commands?_?line|exec)$/i;
+const isArgv = (key: string, list: readonly unknown[]) =>
+  list.length > 1 && (ARGV_KEY.test(key) || list.some((v) => typeof v === "string" && /^--?[a-z]/i.test(v)));
+
+function textValue(value: string, code = false): FieldValue {
   const text = value.trim();
   // An address is an identifier: any change, however small, names someone else.
   if (/^\S+@\S+$/.test(text)) return { kind: "exact", value: text.toLowerCase() };
+  // So is a web address: another path is another page. Scheme, "www.", a trailing slash and the fragment never are.
+  const url = /^(https?:\/\/)?(www\.)?([a-z0-9-]+(\.[a-z0-9-]+)+)(\/[^\s#]*)?(#\S*)?$/i.exec(text);
+  if (url?.[1]) return { kind: "exact", value: `${url[3]!.toLowerCase()}${(url[5] ?? "").replace(/\/+(?=$|\?)/, "")}` };
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
-  return { kind: "text", ...normalizeText(text), code: CODE.test(text) };
+  return { kind: "text", ...normalizeText(text), code: code || CODE.test(text) };
 }
 
-function collect(value: unknown, path: string, key: string, depth: number, out: Map<string, FieldValue>): void {
+// Screen positions: `{x, y}`, `{start_x}`, `{coordinate: [x, y]}`. A click a few pixels off aims at the same
+// spot; integers elsewhere are counts and ids, where another number is another request.
+const POSITION_KEY = /^([xy][12]?|(start|end|from|to)_?[xy]|[xy]_?(coord(inate)?|pos(ition)?))$/i;
+const POSITION_LIST_KEY = /^(coord(inate)?s?|point|pos(ition)?|xy)$/i;
+const isPositionList = (key: string, list: readonly unknown[]) =>
+  POSITION_LIST_KEY.test(key) && list.length >= 2 && list.length <= 4 && list.every((v) => typeof v === "number");
+// Only a point's x and y: `add({x: 3, y: 5})` alone would be numbers like any other.
+function pointKeys(fields: Record<string, unknown>): Set<string> | undefined {
+  const keys = Object.keys(fields).filter((k) => typeof fields[k] === "number" && POSITION_KEY.test(k));
+  return keys.some((k) => /x/i.test(k)) && keys.some((k) => /y/i.test(k)) ? new Set(keys) : undefined;
+}
+
+function collect(value: unknown, path: string, key: string, depth: number, out: Map<string, FieldValue>, position = false): void {
   if (out.size >= MAX_FIELDS) return;
   // Paging and pacing fields, and fields left unset (null, ""), never change what is asked.
   if ((key && CONTROL_KEY.test(key)) || value === null || value === "") return;
   if (typeof value === "string") out.set(path, textValue(value));
-  else if (typeof value === "number") out.set(path, { kind: "number", value });
+  else if (typeof value === "number") out.set(path, { kind: position ? "position" : "number", value });
+  else if (Array.isArray(value) && isPositionList(key, value)) {
+    value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
+  }
   else if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
     // A list of tags or ids: order does not matter, so it reads as one text.
-    out.set(path, textValue(value.map(String).join(" ")));
+    out.set(path, textValue(value.map(String).join(" "), isArgv(key, value)));
   } else if (value !== null && typeof value === "object" && depth < MAX_DEPTH) {
+    const point = Array.isArray(value) ? undefined : pointKeys(value as Record<string, unknown>);
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      collect(v, path ? `${path}.${k}` : k, Array.isArray(value) ? "" : k, depth + 1, out);
+      collect(v, path ? `${path}.${k}` : k, Array.isArray(value) ? "" : k, depth + 1, out, point?.has(k));
     }
   } else out.set(path, { kind: "exact", value: JSON.stringify(value) ?? "undefined" });
 }

@@ -44,13 +44,16 @@ export const identicalRepeat: Detector = {
       const counted = kind === "plain" ? stale : kind === "retry" ? sinceChange : [];
       streak = [...counted, ...pending].sort((a, b) => a.step - b.step);
     }
-    return finding(candidate, [...streak.map((c) => c.step), candidate.step], level);
+    // The harness refused the last one as a repeat: it has judged this call already, and so does the breaker.
+    const refused = run.findLast((c) => c.outcome !== undefined && identical(c))?.outcome?.repeatRefused === true;
+    return finding(candidate, [...streak.map((c) => c.step), candidate.step], level, refused);
   },
 };
 
-function finding(candidate: CallRecord, steps: number[], level: { warn: number; block: number }): DetectorFinding | null {
-  return findingAt("identical_repeat", steps.length, level, steps, (severity) =>
+function finding(candidate: CallRecord, steps: number[], level: { warn: number; block: number }, refused = false): DetectorFinding | null {
+  return findingAt("identical_repeat", refused ? Math.max(steps.length, level.block) : steps.length, level, steps, (severity) =>
     `${candidate.tool} was called ${times(steps.length)} with the same arguments and nothing new to show for it` +
+    (refused ? " (the tool refused the last one as a repeat)" : "") +
     (severity === "block" ? "; repeating it again cannot help." : "; vary the approach or answer with what you have."),
   );
 }

@@ -74,6 +74,9 @@ function wordsSimilarity(a: TextWords, b: TextWords, budget: Budget, strict = fa
   return (ab.sum + ba.sum) / (a.list.length + b.list.length);
 }
 
+// Pixels a click may drift and still aim at the same spot: less than any control's size.
+const PIXEL_DRIFT = 10;
+
 /** Similarity (0..1) of two argument values: normalized words for text, relative drift for numbers. */
 export function valueSimilarity(a: FieldValue, b: FieldValue, budget: Budget = { cells: FUZZY_CELLS_PER_COMPARISON }): number {
   if (a.kind === "text" && b.kind === "text") {
@@ -88,6 +91,10 @@ export function valueSimilarity(a: FieldValue, b: FieldValue, budget: Budget = {
     if (Number.isInteger(a.value) && Number.isInteger(b.value)) return 0;
     const drift = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
     return drift <= 0.01 ? 1 - drift : 0;
+  }
+  if (a.kind === "position" && b.kind === "position") {
+    const drift = Math.abs(a.value - b.value);
+    return drift <= PIXEL_DRIFT ? 1 - drift / 100 : 0;
   }
   return a.kind === "exact" && b.kind === "exact" && a.value === b.value ? 1 : 0;
 }
@@ -136,9 +143,12 @@ export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): bo
 function containment(a: FieldValue, b: FieldValue): number {
   if (a.kind !== "text" || b.kind !== "text") return valueSimilarity(a, b);
   if (a.numbers !== b.numbers || a.code || b.code) return valueSimilarity(a, b);
-  const [small, large] = a.words.list.length <= b.words.list.length ? [a.words, b.words] : [b.words, a.words];
-  if (small.list.length === 0) return 0;
-  return small.list.filter((word) => large.set.has(word)).length / small.list.length;
+  // A letter alone ("move N & S") names no subject: only words count, and one shared word is no subject either.
+  const words = (t: TextWords) => t.list.filter((word) => word.length > 1);
+  const [small, large] = words(a.words).length <= words(b.words).length ? [a.words, b.words] : [b.words, a.words];
+  const subject = words(small);
+  if (subject.length < 2) return 0;
+  return subject.filter((word) => large.set.has(word)).length / subject.length;
 }
 
 const looseSimilarity = (a: ArgFeatures, b: ArgFeatures) => leastField(a, b, containment);
