@@ -1,6 +1,6 @@
 import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
-import { failureInOutput, isCancellation, isEmptyOutput, isInProgress, isRepeatRefusal, isTransientText, type FailureSignal } from "./output-signals.js";
+import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, type FailureSignal } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -150,8 +150,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     if (thrown) {
       const text = errorText(raw.error);
       if (isCancellation(text)) return cancelled(text);
-      const signal = isRepeatRefusal(text) ? { transient: false, repeatRefused: true } : { transient: isTransientText(text) };
-      return failed("error", signal, withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
+      return failed("error", failureSignal(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
     if (typeof value === "string" && isCancellation(value)) return cancelled(value);
@@ -161,7 +160,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     const inProgress = isInProgress(value);
     // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending).
     const said = failureInOutput(value);
-    const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? { transient: isTransientText(canonical) } : undefined);
+    const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? failureSignal(canonical) : undefined);
     if (failure) return failed("error", failure, canonical, echoes, raw.tool);
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {

@@ -153,14 +153,18 @@ const REPEAT_REFUSED: readonly RegExp[] = [
   /\b(already|previously) (called|made|tried|ran|run|executed) (this|that|the same) (tool|call|action|function|request)\b/i,
 ];
 
-/** True when an error or output says the harness refused the call as a repeat of one it already ran. */
-export function isRepeatRefusal(text: string): boolean {
-  return REPEAT_REFUSED.some((pattern) => pattern.test(text));
+/**
+ * What a text known to be a failure says of it: transient, a repeat the harness refused
+ * (unless a retry may cure it: "do not repeat the same request within 60 s" after a 429), or neither.
+ */
+export function failureSignal(text: string): FailureSignal {
+  if (isTransientText(text)) return { transient: true };
+  return REPEAT_REFUSED.some((pattern) => pattern.test(text)) ? { transient: false, repeatRefused: true } : { transient: false };
 }
 
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
-  if (isRepeatRefusal(text)) return { transient: false, repeatRefused: true };
+  if (REPEAT_REFUSED.some((pattern) => pattern.test(text))) return failureSignal(text);
   if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return { transient: isTransientText(text) };
   if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };
   return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;

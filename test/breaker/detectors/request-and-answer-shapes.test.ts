@@ -139,3 +139,14 @@ describe("nothing new, said in words or in a one-line list", () => {
     expect(state(queries.map(found))).toBe("CLOSED");
   });
 });
+
+describe("a refusal that a wait may lift is a rate limit, not a refused repeat", () => {
+  it("keeps the retry levels for a 429 that asks not to repeat the request", () => {
+    const outcome = summarizeOutcome({ error: "HTTP 429 Too Many Requests: do not repeat the same request within 60 seconds" });
+    expect(outcome).toMatchObject({ kind: "error", transient: true });
+    expect(outcome.repeatRefused).toBeUndefined();
+    const call = { tool: "search_orders", args: { customer: "ACME-42" } };
+    const limited = { ...call, error: "HTTP 429 Too Many Requests: do not repeat the same request within 60 seconds" };
+    expect(state([limited, limited, call])).toBe("CLOSED");
+  });
+});
