@@ -79,6 +79,8 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   /^(\S+: )?(line \d+: )?\S+: command not found$/m,
   /^(\S+: )+(cannot access '[^']*': )?No such file or directory$/m,
   /^(fatal|error)(\[\w+\])?: /m,
+  // A line that opens by saying what failed: "# 1 SEARCH/REPLACE block failed to match!", "Patch failed to apply".
+  /^[#>*\s-]*(\d+ )?[\w./\\-]+( [\w./\\-]+){0,3} failed to (match|apply|parse|compile|load|open|read|write|execute|run|start|connect|resolve|import|install|build|update|create|delete|save)\b/m,
   // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".
   /^[A-Z]\w*(Error|Exception)(: |$)/m,
   // A test runner's verdict: "FAILED tests/x.py::t", "FAIL src/a.test.ts", "--- FAIL: TestX", "test result: FAILED",

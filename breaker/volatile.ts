@@ -61,6 +61,14 @@ const TIME_PATTERNS: readonly RegExp[] = [
   /\b1\d{12}\b/g,
 ];
 
+// A harness's usage meter printed with the result ("Tokens: 9.7k sent, 1.5k cache hit, 444 received. Cost: $0.0025
+// message, $0.0052 session."): it reads differently after every call, whatever the tool answered.
+const METER_PATTERNS: readonly RegExp[] = [
+  /\b\d+(\.\d+)?[kKmM]? (tokens?|sent|received|cache (hit|write|read)s?|prompt tokens|completion tokens)\b/g,
+  /\b(tokens?( used)?|cost|spent|usage)[:=]? ?\$?\d+(\.\d+)?[kKmM]?( (message|session|total|request|call))?\b/gi,
+  /\$\d+(\.\d+)? (message|session|total|request|call)\b/gi,
+];
+
 // Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters.
 const ID_PATTERNS: readonly RegExp[] = [
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
@@ -91,6 +99,7 @@ function maskTimes(text: string): string {
   if (!HAS_DIGIT.test(text)) return text;
   let out = text;
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
+  for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
     /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,
   );

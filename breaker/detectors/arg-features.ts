@@ -104,6 +104,11 @@ function textValue(value: string, code = false): FieldValue {
   // So is a web address: another path is another page. Scheme, "www.", a trailing slash and the fragment never are.
   const url = /^(https?:\/\/)?(www\.)?([a-z0-9-]+(\.[a-z0-9-]+)+)(\/[^\s#]*)?(#\S*)?$/i.exec(text);
   if (url?.[1]) return { kind: "exact", value: `${url[3]!.toLowerCase()}${(url[5] ?? "").replace(/\/+(?=$|\?)/, "")}` };
+  // And a file path: another file is another request, however much of the path two share.
+  // Separators, a leading "./", a trailing slash and case are cosmetic.
+  if (/^[^\s]*[\\/][^\s]*$/.test(text) && !code) {
+    return { kind: "exact", value: text.replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^\.\//, "").replace(/(?<=.)\/$/, "").toLowerCase() };
+  }
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
   return { kind: "text", ...normalizeText(text), code: code || CODE.test(text) };

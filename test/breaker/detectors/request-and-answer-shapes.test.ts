@@ -150,3 +150,37 @@ describe("a refusal that a wait may lift is a rate limit, not a refused repeat",
     expect(state([limited, limited, call])).toBe("CLOSED");
   });
 });
+
+describe("a harness's usage meter is no part of the answer", () => {
+  // aider prints the tokens and cost of each exchange above the tool's answer.
+  const edit = { tool: "apply_search_replace", args: { edits: [{ path: "Assets/Scripts/Core/ItemData.cs", search: "using UnityEngine;", replace: "" }] } };
+  const failedMatch = (sent: string, received: number, cost: string) =>
+    `Tokens: ${sent} sent, 8.8k cache hit, ${received} received. Cost: $${cost} message, $0.0060 session.\nThe LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in Assets/Scripts/Core/ItemData.cs`;
+
+  it("reads two answers that differ only in the meter as one, and 'block failed to match' as a failure", () => {
+    const a = summarizeOutcome({ output: failedMatch("11k", 168, "0.00082") });
+    const b = summarizeOutcome({ output: failedMatch("12k", 167, "0.00066") });
+    expect(a.kind).toBe("error");
+    expect(a.fingerprint).toBe(b.fingerprint);
+  });
+
+  it("stops the same edit failing to match again and again, and keeps prices in a result apart", () => {
+    expect(state([{ ...edit, result: failedMatch("11k", 168, "0.00082") }, { ...edit, result: failedMatch("12k", 167, "0.00066") }, { ...edit, result: failedMatch("12k", 170, "0.00071") }, edit])).toBe("OPEN");
+    expect(summarizeOutcome({ output: "Widget A: $12.50 each" }).fingerprint).not.toBe(summarizeOutcome({ output: "Widget A: $13.50 each" }).fingerprint);
+    expect(summarizeOutcome({ output: "Applied edit to src/app.ts. Tokens: 2k sent, 90 received." }).kind).toBe("ok");
+  });
+});
+
+describe("a file path names one file", () => {
+  const root = "/figma-gemini/gemini-3-pro-preview/49bdd49a-5831-4dca-ad1b-a66b7b9901fa";
+
+  it("reads another file under one long directory as another request", () => {
+    expect(similarity({ file_path: `${root}/package.json` }, { file_path: `${root}/index.html` })).toBe(0);
+    expect(similarity({ file_path: `${root}/src/App.tsx` }, { file_path: `${root}/src/main.tsx` })).toBe(0);
+  });
+
+  it("reads separators, a leading './', a trailing slash and case as cosmetic", () => {
+    expect(similarity({ path: "src\\pages\\index.astro" }, { path: "./src/pages/index.astro" })).toBe(1);
+    expect(similarity({ path: "docs/guide/" }, { path: "Docs/Guide" })).toBe(1);
+  });
+});
