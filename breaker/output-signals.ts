@@ -135,10 +135,14 @@ export function isTransientText(text: string): boolean {
   return TRANSIENT.test(text);
 }
 
-// The first non-blank line; long texts are judged by their start and their failure markers.
+// A harness's header line above the result: "Created At: 2026-07-25T20:24:10+05:30", "Tokens: 4.1k sent, 224 received."
+const HEADER_LINE = /^\s*([\w .-]{1,30}:\s*\d{4}-\d{2}-\d{2}[T ][\d:.+Z-]*|tokens: [^\n]*\b(sent|received)\b[^\n]*)\s*$/i;
+
+// The first non-blank line below any header; long texts are judged by their start and their failure markers.
 function firstLine(text: string): string {
-  const match = /^\s*(\S[^\n]*)/.exec(text);
-  return match?.[1] ?? "";
+  const lines = /^\s*(\S[^\n]*)(?:\n\s*(\S[^\n]*))?/.exec(text);
+  if (!lines) return "";
+  return HEADER_LINE.test(lines[1]!) && lines[2] !== undefined ? lines[2] : lines[1]!;
 }
 
 // A page that is a bot wall, not the content asked for: "Please enable JS and disable any ad blocker",

@@ -77,13 +77,19 @@ const stem = (token: string) => (isNumber(token) ? token : stemmer(token));
  * for "Corp", still matches). Numbers are kept apart: another number is
  * another request.
  */
-export function normalizeText(value: string): { words: TextWords; all: TextWords; numbers: string } {
+const MAX_NAMED_TOKENS = 16;
+const DOTTED_NAME = /(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*(\.[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*)+/gu;
+
+export function normalizeText(value: string, names = true): { words: TextWords; all: TextWords; numbers: string } {
   const tokens = tokensOf(value);
   const all = tokens.map(stem);
   // Function words only in prose: in an identifier or a path ("loop_a.txt") every token names something.
   const prose = /\s/.test(value.trim());
   const content = tokens.filter((t) => !LEGAL_FORMS.has(t) && !(prose && STOP_WORDS.has(t))).map(stem);
-  const numbers = [...new Set(tokens.filter(isNumber))].sort().join(" ");
+  // Dotted names in a short text (a query's site or file: "site:instagram.com", "config.yaml") name one thing, as
+  // numbers do. Code compares word for word anyway, and in long texts dotted calls (`pd.read_csv`) come and go.
+  const dotted = names && tokens.length <= MAX_NAMED_TOKENS ? (value.toLowerCase().match(DOTTED_NAME) ?? []) : [];
+  const numbers = [...new Set([...tokens.filter(isNumber), ...dotted])].sort().join(" ");
   return { words: wordsOf(content.length > 0 ? content : all), all: wordsOf(all), numbers };
 }
 
@@ -111,7 +117,8 @@ function textValue(value: string, code = false): FieldValue {
   }
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
-  return { kind: "text", ...normalizeText(text), code: code || CODE.test(text) };
+  const isCode = code || CODE.test(text);
+  return { kind: "text", ...normalizeText(text, !isCode), code: isCode };
 }
 
 // Screen positions: `{x, y}`, `{start_x}`, `{coordinate: [x, y]}`. A click a few pixels off aims at the same

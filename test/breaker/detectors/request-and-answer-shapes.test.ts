@@ -184,3 +184,24 @@ describe("a file path names one file", () => {
     expect(similarity({ path: "docs/guide/" }, { path: "Docs/Guide" })).toBe(1);
   });
 });
+
+describe("a harness's header line is read past", () => {
+  it("reads the failure below a 'Created At' header", () => {
+    const output = "Created At: 2026-07-26T11:19:25+05:30\nError invalid tool call: There was a problem parsing the tool call.";
+    expect(summarizeOutcome({ output }).kind).toBe("error");
+    expect(summarizeOutcome({ output: "Created At: 2026-07-26T11:19:25+05:30\nTool is running as a background task." }).kind).toBe("ok");
+  });
+});
+
+describe("a dotted name in a short query names one thing", () => {
+  it("keeps searches of different sites apart, as different numbers are", () => {
+    expect(similarity({ query: '"Guy Kimhi" site:instagram.com' }, { query: '"Guy Kimhi" site:facebook.com' })).toBe(0);
+    expect(similarity({ query: "load config.yaml settings" }, { query: "load config.yml settings" })).toBe(0);
+    expect(similarity({ query: '"Guy Kimhi" site:Instagram.com' }, { query: "guy kimhi site:instagram.com" })).toBe(1);
+  });
+
+  it("does not hold a long text's passing dotted calls to that rule", () => {
+    const code = (fn: string) => `${"import pandas as pd and load the cars dataset from the url then ".repeat(2)}call pd.${fn} on it`;
+    expect(similarity({ code: code("read_csv") }, { code: code("read_json") })).toBeGreaterThan(0.7);
+  });
+});
