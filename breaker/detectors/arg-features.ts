@@ -110,10 +110,12 @@ function textValue(value: string, code = false): FieldValue {
   // So is a web address: another path is another page. Scheme, "www.", a trailing slash and the fragment never are.
   const url = /^(https?:\/\/)?(www\.)?([a-z0-9-]+(\.[a-z0-9-]+)+)(\/[^\s#]*)?(#\S*)?$/i.exec(text);
   if (url?.[1]) return { kind: "exact", value: `${url[3]!.toLowerCase()}${(url[5] ?? "").replace(/\/+(?=$|\?)/, "")}` };
-  // And a file path: another file is another request, however much of the path two share.
-  // Separators, a leading "./", a trailing slash and case are cosmetic.
+  // And a file path: another file is another request, however much of the path two share. Path
+  // separators, a leading "./", a trailing slash, case and the separators inside a name ("pricing_faq",
+  // "Pricing-FAQ") are cosmetic, as they are in any identifier.
   if (/^[^\s]*[\\/][^\s]*$/.test(text) && !code) {
-    return { kind: "exact", value: text.replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^\.\//, "").replace(/(?<=.)\/$/, "").toLowerCase() };
+    const path = text.replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^\.\//, "").replace(/(?<=.)\/$/, "");
+    return { kind: "exact", value: path.toLowerCase().replace(/[-_ ]+/g, "") };
   }
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
@@ -182,9 +184,10 @@ function spell(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(spell);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key) && !NARRATION_KEY.test(key)).map(([key, v]) => [key, spell(v)]),
-    );
+    const fields = Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key));
+    // Narration beside real arguments is commentary; alone (a `think` tool's thought) it is the request.
+    const asked = fields.filter(([key]) => !NARRATION_KEY.test(key));
+    return Object.fromEntries((asked.length > 0 ? asked : fields).map(([key, v]) => [key, spell(v)]));
   }
   return value;
 }

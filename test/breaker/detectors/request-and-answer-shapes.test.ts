@@ -182,6 +182,7 @@ describe("a file path names one file", () => {
   it("reads separators, a leading './', a trailing slash and case as cosmetic", () => {
     expect(similarity({ path: "src\\pages\\index.astro" }, { path: "./src/pages/index.astro" })).toBe(1);
     expect(similarity({ path: "docs/guide/" }, { path: "Docs/Guide" })).toBe(1);
+    expect(similarity({ path: "/docs/pricing_faq.md" }, { path: "/docs/Pricing-FAQ.md" })).toBe(1);
   });
 });
 
@@ -203,5 +204,15 @@ describe("a dotted name in a short query names one thing", () => {
   it("does not hold a long text's passing dotted calls to that rule", () => {
     const code = (fn: string) => `${"import pandas as pd and load the cars dataset from the url then ".repeat(2)}call pd.${fn} on it`;
     expect(similarity({ code: code("read_csv") }, { code: code("read_json") })).toBeGreaterThan(0.7);
+  });
+});
+
+describe("a thought alone is the request", () => {
+  // tau-bench's `think` tool answers every thought with an empty string.
+  const think = (thought: string): CallSpec => ({ tool: "think", args: { thought }, result: "" });
+
+  it("keeps different thoughts apart, and stops the same thought thought again and again", () => {
+    expect(state([think("Ask for the order id."), think("Confirm the new colour."), think("Tell the user about the size."), think("Summarise the change.")])).toBe("CLOSED");
+    expect(state([think("Ask for the order id."), think("Ask for the order id."), think("Ask for the order id.")])).toBe("OPEN");
   });
 });
