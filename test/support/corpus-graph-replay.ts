@@ -40,8 +40,9 @@ export interface GraphReplay {
  * recorded outcome exactly as the evaluator pairs them (by the latest model
  * turn's ids, else in order) and each model turn the clock the evaluator
  * reads at its check. Undefined when a call has no recorded result or
- * arguments that are not an object: the graph always runs a tool, so such a
- * trajectory cannot replay the same way.
+ * arguments that are not an object (the graph always runs a tool), or when a
+ * user message comes again before any answer: such a trajectory cannot
+ * replay the same way.
  */
 function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
   const turns: UserTurn[] = [];
@@ -49,10 +50,15 @@ function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
   let byId = new Map<string, Step[]>();
   let unanswered: Step[] = [];
   let n = 0;
+  let answered = false;
   for (const event of events) {
     if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
     if (event.type === "user") {
+      // The same message again before any answer keeps the evaluator's run; a graph thread always answers
+      // before it takes the next message, so such a recording cannot replay the same way.
+      if (turns.length > 0 && !answered && event.text !== undefined && event.text === turns.at(-1)!.text) return undefined;
       turns.push({ text: event.text ?? "(a new turn)", model: [] });
+      answered = false;
       continue;
     }
     if (event.type === "result") {
@@ -64,6 +70,7 @@ function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
       continue;
     }
     if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
+    if (event.calls.length === 0) answered = true;
     if (turns.length === 0) turns.push({ text: "(start)", model: [] });
     byId = new Map();
     unanswered = [];
