@@ -27,6 +27,8 @@ export interface ToolRunContext {
   state: unknown;
   /** The node's config: its signal is the run's, cancelled with the run. */
   config: LangGraphRunnableConfig;
+  /** The batch's one listener on the run's signal (see `RunCancellation`). */
+  cancellation: RunCancellation;
 }
 
 // Thrown into the tool's signal when its time is up, so a timeout is told apart from a cancelled run.
@@ -98,13 +100,43 @@ function expire(call: CallSignal): void {
 }
 
 /**
- * The signal a call runs under: aborted when the run is cancelled (the run's
- * signal) or when the call's time is up, whichever comes first. Combined by
- * hand rather than with AbortSignal.any, whose weak references cost more
- * than the rest of the call and which, on Node 20, keeps dependents of a
- * long-lived run signal alive; `release` detaches both sources. It listens
- * to the run's signal as an EventListener object (handleEvent), so a call
- * allocates no closures for it.
+ * One listener on the run's signal for a whole batch of parallel calls,
+ * handing a cancellation on to the calls still running: a listener per call
+ * would pass Node's limit of ten per signal (and its warning) at the eleventh
+ * parallel call. It listens while it has calls, as an EventListener object
+ * (handleEvent), so a call allocates no closures for it.
+ */
+export class RunCancellation {
+  private readonly calls = new Set<CallSignal>();
+
+  constructor(private readonly run: AbortSignal | undefined) {}
+
+  /** Follow the run for `call`; a run already cancelled stops it at once. */
+  add(call: CallSignal): void {
+    if (!this.run) return;
+    if (this.run.aborted) return call.abort(this.run.reason);
+    if (this.calls.size === 0) this.run.addEventListener("abort", this, ONCE);
+    this.calls.add(call);
+  }
+
+  delete(call: CallSignal): void {
+    if (!this.calls.delete(call) || this.calls.size > 0) return;
+    this.run?.removeEventListener("abort", this);
+  }
+
+  /** The run was cancelled. */
+  handleEvent(): void {
+    for (const call of this.calls) call.abort(this.run?.reason);
+  }
+}
+
+/**
+ * The signal a call runs under: aborted when the run is cancelled (through
+ * the batch's `RunCancellation`) or when the call's time is up, whichever
+ * comes first. Combined by hand rather than with AbortSignal.any, whose weak
+ * references cost more than the rest of the call and which, on Node 20,
+ * keeps dependents of a long-lived run signal alive; `release` detaches both
+ * sources.
  */
 class CallSignal {
   private readonly controller = new AbortController();
@@ -113,24 +145,18 @@ class CallSignal {
   private reject?: (reason: unknown) => void;
 
   constructor(
-    private readonly run: AbortSignal | undefined,
+    private readonly cancellation: RunCancellation,
     readonly ms: number,
     readonly what: string,
   ) {
     this.stopped = new Promise<never>((_, reject) => (this.reject = reject));
     this.stopped.catch(ignore);
     this.timer = setTimeout(expire, ms, this);
-    if (run?.aborted) this.abort(run.reason);
-    else run?.addEventListener("abort", this, ONCE);
+    cancellation.add(this);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
-  }
-
-  /** The run was cancelled. */
-  handleEvent(): void {
-    this.abort(this.run?.reason);
   }
 
   abort(reason: unknown): void {
@@ -140,7 +166,7 @@ class CallSignal {
 
   release(): void {
     clearTimeout(this.timer);
-    this.run?.removeEventListener("abort", this);
+    this.cancellation.delete(this);
   }
 }
 
@@ -151,7 +177,7 @@ class CallSignal {
  */
 async function invokeWithin(tool: StructuredToolInterface, args: unknown, call: PendingCall, ctx: ToolRunContext): Promise<unknown> {
   const { config } = ctx;
-  const stop = new CallSignal(config.signal, toolTimeoutMs(tool), call.name);
+  const stop = new CallSignal(ctx.cancellation, toolTimeoutMs(tool), call.name);
   const runtime = {
     ...config,
     signal: stop.signal,

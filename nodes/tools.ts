@@ -5,7 +5,7 @@ import { checkCalls } from "./check-calls.js";
 import { refusalReplies } from "./circuit-fallback.js";
 import type { ResolveRun } from "./run-settings.js";
 import type { GuardedState } from "./state.js";
-import { runTool } from "./run-tool.js";
+import { RunCancellation, runTool } from "./run-tool.js";
 import { lastAIMessage, pendingCalls, verdictsFor } from "./tool-calls.js";
 
 export { ADVISORY_TAG } from "./run-tool.js";
@@ -40,7 +40,7 @@ export function createToolsNode(resolve: ResolveRun) {
     const checked = known ? {} : { verdicts };
     if (verdicts.some((v) => !v.allowed)) return { messages: refusalReplies(calls, verdicts), ...checked };
 
-    const ctx = { tools: run.tools, redact: run.redact, state, config };
+    const ctx = { tools: run.tools, redact: run.redact, state, config, cancellation: new RunCancellation(config.signal) };
     const runs = await Promise.all(calls.map((call, i) => runTool(call, verdicts[i], ctx)));
     // The call's own arguments go with its outcome: a result that only echoes them reads the same, as offline.
     const outcomes = runs.map((r, i) => summarizeOutcome({ ...r.outcome, args: calls[i]!.args, tool: calls[i]!.name }));

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, GraphInterrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { getEventListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -170,6 +171,32 @@ describe("tools node: LangGraph's tool semantics", () => {
     run.abort(new Error("run cancelled"));
     await expect(pending).rejects.toThrow("run cancelled");
     expect(seen.aborted).toEqual(new Error("run cancelled"));
+  });
+
+  it("follows the run's signal with one listener for a batch of many parallel calls, and cancels them all", async () => {
+    const aborted: unknown[] = [];
+    let started = 0;
+    const probe = defineTool(
+      { name: "wide_probe", description: "Waits on one shard.", schema: z.object({ shard: z.number() }), nature: "read_only", timeoutMs: 10_000 },
+      async (_input, { signal }) => {
+        started++;
+        await new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(void aborted.push(signal.reason))));
+        return "finished";
+      },
+    );
+    const { resolve } = testResolver({ tools: [probe] });
+    const run = new AbortController();
+    const config = { ...configWith({}, THREAD), signal: run.signal };
+    const calls = Array.from({ length: 12 }, (_, shard) => ({ id: `w${shard}`, name: "wide_probe", args: { shard } }));
+    const state = await checkedState(resolve, start, ask(...calls), config);
+    const pending = createToolsNode(resolve)(state, config);
+    while (started < calls.length) await sleep(5);
+    // Node warns past ten listeners on one signal: the batch holds one, whatever its size.
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(1);
+    run.abort(new Error("run cancelled"));
+    await expect(pending).rejects.toThrow("run cancelled");
+    expect(aborted).toHaveLength(calls.length);
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
   });
 
   it("keeps the tool's own timeout under the run's signal: the call ends in an error result, the run goes on", async () => {
