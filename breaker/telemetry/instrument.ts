@@ -6,6 +6,7 @@ import {
   trace,
   type MeterProvider,
   type Span,
+  type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
 import type { Breaker } from "../breaker.js";
@@ -70,7 +71,18 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
   if (isInstrumented(breaker)) return breaker;
   const instruments = meterInstruments(options.meterProvider);
   const tools = new ToolLabels(options.maxToolLabels ?? DEFAULT_MAX_TOOL_LABELS);
-  const tracer = () => (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  // Looked up again only when the provider changes: the global one is a proxy whose tracers find an SDK
+  // registered later by themselves, and a lookup makes a new one on every check.
+  let tracerSource: TracerProvider | undefined;
+  let cachedTracer: Tracer | undefined;
+  const tracer = (): Tracer => {
+    const provider = options.tracerProvider ?? trace.getTracerProvider();
+    if (provider !== tracerSource || !cachedTracer) {
+      cachedTracer = provider.getTracer(INSTRUMENTATION_SCOPE);
+      tracerSource = provider;
+    }
+    return cachedTracer;
+  };
 
   function count(meters: BreakerInstruments, verdicts: readonly Verdict[]): void {
     for (const verdict of verdicts) {
