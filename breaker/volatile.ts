@@ -130,7 +130,8 @@ export interface Masked {
 }
 
 interface Walk {
-  seen: WeakSet<object>;
+  /** The objects being copied, outermost first: a value among them is a cycle. An array, since it is rarely deeper than a few. */
+  path: object[];
   ids: string[];
 }
 
@@ -144,9 +145,9 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
     return inList ? timed : maskIds(timed, walk.ids);
   }
   if (value === null || typeof value !== "object") return value;
-  const { seen } = walk;
-  if (depth > MAX_DEPTH || seen.has(value)) return "[Circular or too deep]";
-  seen.add(value);
+  const { path } = walk;
+  if (depth > MAX_DEPTH || path.includes(value)) return "[Circular or too deep]";
+  path.push(value);
   try {
     if (Array.isArray(value)) return value.slice(0, MAX_BREADTH).map((item) => mask(item, true, depth + 1, walk));
     const out: Record<string, unknown> = {};
@@ -170,12 +171,12 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
     }
     return out;
   } finally {
-    seen.delete(value);
+    path.pop();
   }
 }
 
 /** A copy of a tool output with its volatile values masked (see the module comment), and the ids it masked. */
 export function maskVolatile(value: unknown): Masked {
-  const walk: Walk = { seen: new WeakSet(), ids: [] };
+  const walk: Walk = { path: [], ids: [] };
   return { value: mask(value, false, 0, walk), ids: walk.ids };
 }
