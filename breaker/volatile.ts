@@ -52,10 +52,13 @@ function cachedKind(key: string): KeyKind {
   return kind;
 }
 
-// Times: ISO and RFC date-times, clock times with seconds, "3 seconds ago", durations after a verb.
-const TIME_PATTERNS: readonly RegExp[] = [
+// Clock times: a date-time, a time with seconds. Both need a colon, so a text without one skips them.
+const CLOCK_PATTERNS: readonly RegExp[] = [
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g,
   /\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g,
+];
+// Other times, masked after the clock times: "3 seconds ago", durations after a verb, epoch milliseconds.
+const TIME_PATTERNS: readonly RegExp[] = [
   /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
   /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi,
   /\b1\d{12}\b/g,
@@ -97,9 +100,13 @@ const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
 
 function maskTimes(text: string): string {
   if (!HAS_DIGIT.test(text)) return text;
+  // "<time>" and "<meter>" bring no colon or equals sign: a text without them never has one for a later pattern.
+  const colon = text.includes(":");
   let out = text;
+  if (colon) for (const pattern of CLOCK_PATTERNS) out = out.replace(pattern, "<time>");
   for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
   for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
+  if (!colon && !text.includes("=")) return out;
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
     /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,
   );
