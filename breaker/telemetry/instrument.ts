@@ -1,5 +1,6 @@
 import {
   context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   SpanKind,
   SpanStatusCode,
@@ -58,7 +59,10 @@ function nowMs(): number {
  * context, which its children must see, so it is treated as traced.
  */
 function traced(span: Span): boolean {
-  return span.isRecording() || isSpanContextValid(span.spanContext());
+  if (span.isRecording()) return true;
+  const spanContext = span.spanContext();
+  // The no-op span carries the API's invalid context itself: its ids need no checking (two regex scans).
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
 }
 
 /**
