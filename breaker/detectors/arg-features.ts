@@ -70,16 +70,17 @@ export function tokensOf(value: string): string[] {
 const isNumber = (token: string) => /^\p{N}+$/u.test(token);
 const stem = (token: string) => (isNumber(token) ? token : stemmer(token));
 
+// Texts up to this many tokens are queries, whose dotted names (a site, a file) name what is asked.
+const MAX_NAMED_TOKENS = 16;
+const DOTTED_NAME = /(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*(\.[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*)+/gu;
+
 /**
  * Reduce free text to comparable words: case, accents, punctuation, word
  * order, possessives, plurals and (in prose) function words never count;
  * `words` also drops legal-form suffixes, `all` keeps them (so a typo in a suffix, "Crop"
- * for "Corp", still matches). Numbers are kept apart: another number is
- * another request.
+ * for "Corp", still matches). Numbers, and with `names` a short text's dotted
+ * names, are kept apart: another number or site is another request.
  */
-const MAX_NAMED_TOKENS = 16;
-const DOTTED_NAME = /(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*(\.[\p{L}\p{N}_-]*\p{L}[\p{L}\p{N}_-]*)+/gu;
-
 export function normalizeText(value: string, names = true): { words: TextWords; all: TextWords; numbers: string } {
   const tokens = tokensOf(value);
   const all = tokens.map(stem);
