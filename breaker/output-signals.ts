@@ -165,12 +165,14 @@ const REPEAT_REFUSED: readonly RegExp[] = [
  */
 export function failureSignal(text: string): FailureSignal {
   if (isTransientText(text)) return { transient: true };
-  return REPEAT_REFUSED.some((pattern) => pattern.test(text)) ? { transient: false, repeatRefused: true } : { transient: false };
+  return refusesRepeat(text) ? { transient: false, repeatRefused: true } : { transient: false };
 }
+
+const refusesRepeat = (text: string) => REPEAT_REFUSED.some((pattern) => pattern.test(text));
 
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
-  if (REPEAT_REFUSED.some((pattern) => pattern.test(text))) return failureSignal(text);
+  if (refusesRepeat(text)) return failureSignal(text);
   if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return { transient: isTransientText(text) };
   if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };
   return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;

@@ -142,9 +142,7 @@ function collect(value: unknown, path: string, key: string, depth: number, out: 
   if ((key && CONTROL_KEY.test(key)) || value === null || value === "") return;
   if (typeof value === "string") out.set(path, textValue(value));
   else if (typeof value === "number") out.set(path, { kind: position ? "position" : "number", value });
-  else if (Array.isArray(value) && isPositionList(key, value)) {
-    value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
-  }
+  else if (Array.isArray(value) && isPositionList(key, value)) value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
   else if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
     // A list of tags or ids: order does not matter, so it reads as one text.
     out.set(path, textValue(value.map(String).join(" "), isArgv(key, value)));
