@@ -1,6 +1,7 @@
 import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
-import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, type FailureSignal } from "./output-signals.js";
+import { failureCause } from "./failure-cause.js";
+import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, spokenText, type FailureSignal } from "./output-signals.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -105,9 +106,10 @@ function failedWrapper(tool: string): RegExp {
   return wrapper;
 }
 
-function failed(kind: string, signal: FailureSignal, canonical: string, echoes: readonly string[], tool: string | undefined): ToolOutcome {
+function failed(kind: string, signal: FailureSignal, canonical: string, echoes: readonly string[], tool: string | undefined, text: string): ToolOutcome {
   const shape = shapeOf(canonical, echoes);
   const aboutTool = aboutToolOf(shape, tool);
+  const cause = failureCause(text);
   return {
     kind: "error",
     fingerprint: hashText(`${kind}:${canonical}`),
@@ -115,6 +117,7 @@ function failed(kind: string, signal: FailureSignal, canonical: string, echoes: 
     ...(signal.repeatRefused ? { repeatRefused: true } : {}),
     ...(shape !== canonical ? { shape: hashText(`${kind}:${shape}`) } : {}),
     ...(aboutTool ? { aboutTool } : {}),
+    ...(cause ? { cause: hashText(`cause:${cause}`) } : {}),
   };
 }
 
@@ -150,7 +153,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     if (thrown) {
       const text = errorText(raw.error);
       if (isCancellation(text)) return cancelled(text);
-      return failed("error", failureSignal(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool);
+      return failed("error", failureSignal(text), withoutEchoes(canonicalOutputParts(text).canonical, echoes), echoes, raw.tool, text);
     }
     const { value, flaggedError } = readToolOutput(raw.output);
     if (typeof value === "string" && isCancellation(value)) return cancelled(value);
@@ -161,7 +164,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending).
     const said = failureInOutput(value);
     const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? failureSignal(canonical) : undefined);
-    if (failure) return failed("error", failure, canonical, echoes, raw.tool);
+    if (failure) return failed("error", failure, canonical, echoes, raw.tool, spokenText(value));
     const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
     return {
       kind,

@@ -29,6 +29,15 @@ function textsOf(fields: Fields): string[] {
   return TEXT_KEYS.map((key) => fields[key]).filter((v): v is string => typeof v === "string");
 }
 
+/** The text a result says its piece in: itself, or its envelope's error, message and text fields. */
+export function spokenText(value: unknown): string {
+  if (typeof value === "string") return value;
+  const fields = asFields(value);
+  if (!fields) return "";
+  const said = [fields.error, fields.message, ...textsOf(fields)].filter((v): v is string => typeof v === "string");
+  return said.join("\n");
+}
+
 const asFields = (value: unknown): Fields | undefined =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Fields) : undefined;
 

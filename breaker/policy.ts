@@ -85,6 +85,14 @@ export const DetectorsSchema = z.object({
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),
+  /**
+   * Failures of one tool stating the same cause (`SyntaxError: ...`, `error[E0405]: ...`) through programs
+   * written differently, since the cause last changed or the failing check last passed; the candidate counts.
+   */
+  same_failure: z
+    .object({ warn: count.default(4), block: count.default(5) })
+    .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
+    .prefault({}),
   /** Consecutive failing calls in the run, whatever their arguments; the candidate counts. */
   error_flood: z
     .object({ warn: count.default(5), block: count.default(6) })
@@ -137,6 +145,7 @@ const DetectorOverridesSchema = z
     refused_tools: z.object({ warn: count, block: count }).partial(),
     session_repeat: z.object({ warn: count, block: count }).partial(),
     cycle: z.object({ warn: count, block: count, maxPeriod: z.number().int().min(2).max(10) }).partial(),
+    same_failure: z.object({ warn: count, block: count }).partial(),
     error_flood: z.object({ warn: count, block: count }).partial(),
     call_rate: z.object({ windowSeconds: positive, warn: count, block: count }).partial(),
     run_calls: z.object({ warn: count, block: count }).partial(),

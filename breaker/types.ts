@@ -64,6 +64,12 @@ export interface ToolOutcome {
    * share it (the harness refusing whatever tool is asked for).
    */
   aboutTool?: string;
+  /**
+   * For a failure whose text states its cause (`SyntaxError: ...`,
+   * `error[E0405]: ...`), the hash of that line: commands written
+   * differently that fail for one cause share it.
+   */
+  cause?: string;
   /** The harness refused the call as a repeat of one it already ran: it has judged the repeat itself. */
   repeatRefused?: boolean;
   /**

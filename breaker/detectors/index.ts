@@ -9,6 +9,7 @@ import { noProgress } from "./no-progress.js";
 import { pageRevisit } from "./page-revisit.js";
 import { refusedTools } from "./refused-tools.js";
 import { runCalls } from "./run-calls.js";
+import { sameFailure } from "./same-failure.js";
 import { semanticStutter } from "./semantic-stutter.js";
 import { sessionRepeat } from "./session-repeat.js";
 import { stuckPoll } from "./stuck-poll.js";
@@ -28,6 +29,7 @@ export const DETECTORS: readonly Detector[] = [
   cycle,
   flailing,
   refusedTools,
+  sameFailure,
   errorFlood,
   sessionRepeat,
   callRate,

@@ -1,0 +1,55 @@
+/**
+ * The cause a failing program states: its lines naming an error with a
+ * message (`error[E0405]: cannot find trait `Target` in this scope`,
+ * `SyntaxError: expected 'except' or 'finally' block`, `FAILED
+ * tests/a.py::t - assert 2 == 3`), without the location a compiler puts in
+ * front of it. Two commands written differently (`py_compile | head -20`,
+ * `poetry run py_compile`, `ast.parse`) that fail for the same cause report
+ * it in the same words, whatever else their outputs print around it. Every
+ * such line counts, not only the first: a suite whose first failing test
+ * stays while the others get fixed is moving.
+ */
+
+// A compiler's location in front of its message: `src/a.rs:3:5: `, `src/a.ts(3,5): `.
+const LOCATION = /^[^\s:()]+(:\d+(:\d+)?|\(\d+,\d+\)):\s*/;
+// pytest's "E   " marks the lines of the failure it explains.
+const PYTEST_MARK = /^E\s+/;
+const CAUSE_LINE = new RegExp(
+  [
+    // rustc, gcc, tsc, git, cargo: "error[E0405]: ...", "error TS2304: ...", "fatal: ..."
+    "^(error|fatal)(\\[[\\w-]+\\]| [A-Z]+\\d+)?: \\S",
+    // A raised exception with its message: "SyntaxError: ...", "django.core.exceptions.FieldError: ..."
+    "^[\\w.]*(Error|Exception): \\S",
+    // A test runner's verdict naming the test: "FAILED tests/a.py::t - ...", "--- FAIL: TestX (0.00s)"
+    "^(--- )?FAIL(ED)?:? \\S",
+  ].join("|"),
+);
+// A message worth comparing: a word and something more, so "Error: 1" or "FAILED x" alone never ties two failures.
+const MESSAGE = /^(?=.*[\p{L}_]{2,}).*\S\s+\S/u;
+// Outputs can be long: the cause sits near the top (a compiler) or at the bottom (a traceback).
+const EDGE_CHARS = 8_000;
+const MAX_CAUSE_CHARS = 300;
+
+function scanned(text: string): string {
+  return text.length <= 2 * EDGE_CHARS ? text : `${text.slice(0, EDGE_CHARS)}\n${text.slice(-EDGE_CHARS)}`;
+}
+
+/** The normalised cause lines of a failure's text, in order, or undefined when it states none. */
+export function failureCause(text: string): string | undefined {
+  const causes: string[] = [];
+  for (const raw of scanned(text).split("\n")) {
+    const line = raw.trim().replace(PYTEST_MARK, "").replace(LOCATION, "");
+    if (line.length > MAX_CAUSE_CHARS * 4 || !CAUSE_LINE.test(line)) continue;
+    const message = line.slice(line.indexOf(" ") + 1);
+    if (!MESSAGE.test(message)) continue;
+    // Durations and addresses change from run to run of one failure: "--- FAIL: TestX (0.02s)", "at 0x7f3a...".
+    const cause = line
+      .replace(/\b0x[0-9a-f]+\b/gi, "0x")
+      .replace(/\(\d+(\.\d+)?m?s\)/g, "(<time>)")
+      .replace(/\s+/g, " ")
+      .slice(0, MAX_CAUSE_CHARS);
+    if (!causes.includes(cause)) causes.push(cause);
+    if (causes.length >= 20) break;
+  }
+  return causes.length > 0 ? causes.join("\n") : undefined;
+}
