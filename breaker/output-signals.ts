@@ -88,6 +88,10 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
   /^(\S+: )?(line \d+: )?\S+: command not found$/m,
   /^(\S+: )+(cannot access '[^']*': )?No such file or directory$/m,
   /^(fatal|error)(\[\w+\])?: /m,
+  // A compiler's or checker's diagnostic behind its location: "src/a.ts(3,5): error TS2304: ...", "main.c:3:5: error: ...",
+  // mypy's "app.py:3: error: ...", and tsc's count of them ("Found 2 errors in 1 file.").
+  /^[^\s:()]+(:\d+(:\d+)?|\(\d+,\d+\)):\s*(fatal )?error(\[\w+\]| [A-Z]+\d+)?: /m,
+  /^Found [1-9]\d* errors?\b/m,
   // A line that opens by saying what failed: "# 1 SEARCH/REPLACE block failed to match!", "Patch failed to apply".
   /^[#>*\s-]*(\d+ )?[\w./\\-]+( [\w./\\-]+){0,3} failed to (match|apply|parse|compile|load|open|read|write|execute|run|start|connect|resolve|import|install|build|update|create|delete|save)\b/m,
   // A line naming a raised exception: "SyntaxError: invalid syntax", "ModuleNotFoundError: No module named x".

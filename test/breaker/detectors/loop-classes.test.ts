@@ -234,6 +234,10 @@ describe("transient failures earn retries", () => {
     ["mocha", "  3 passing (12ms)\n  1 failing"],
     ["bun test", "✗ SessionDB > migrate [2.60ms]\n\n 7 pass\n 3 fail\n 14 expect() calls\nRan 10 tests across 1 files. [149.00ms]"],
     ["node:test", "# tests 10\n# suites 2\n# pass 7\n# fail 3\n# cancelled 0"],
+    ["tsc", "src/api/orders.ts(42,18): error TS2339: Property 'customerId' does not exist on type 'Order'.\n\nFound 1 error in src/api/orders.ts:42"],
+    ["gcc", "main.c: In function 'main':\nmain.c:3:5: error: unknown type name 'foo'"],
+    ["rustc's short format", "src/window.rs:16:8: error[E0405]: cannot find trait `Target` in this scope"],
+    ["mypy", "app/models.py:12: error: Incompatible return value type (got \"str\", expected \"int\")  [return-value]\nFound 1 error in 1 file (checked 8 source files)"],
   ])("reads %s as a failing run", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("error");
   });
@@ -243,6 +247,7 @@ describe("transient failures earn retries", () => {
     ["no failures", "12 passed, 0 failed"],
     ["a passing bun run", " 10 pass\n 0 fail\n 14 expect() calls\nRan 10 tests across 1 files."],
     ["a passing node:test run", "# tests 10\n# pass 10\n# fail 0"],
+    ["a grep hit on a line that handles errors", "src/log.ts:12:  logger.error(`request failed: ${err}`);\nsrc/log.ts:30:  // error: keep the message"],
   ])("reads %s as a success", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
