@@ -7,8 +7,13 @@
  * `poetry run py_compile`, `ast.parse`) that fail for the same cause report
  * it in the same words, whatever else their outputs print around it. Every
  * such line counts, not only the first: a suite whose first failing test
- * stays while the others get fixed is moving.
+ * stays while the others get fixed is moving. A program's own verdict lines
+ * ("Source object should not be modified: FAIL", `breaker/verdict-line.ts`)
+ * state its cause too, each one counted, so debug lines added around them
+ * leave the cause as it was.
  */
+
+import { isVerdictLine } from "./verdict-line.js";
 
 // A compiler's location in front of its message: `src/a.rs:3:5: `, `src/a.ts(3,5): `.
 const LOCATION = /^[^\s:()]+(:\d+(:\d+)?|\(\d+,\d+\)):\s*/;
@@ -34,21 +39,34 @@ function scanned(text: string): string {
   return text.length <= 2 * EDGE_CHARS ? text : `${text.slice(0, EDGE_CHARS)}\n${text.slice(-EDGE_CHARS)}`;
 }
 
+// Durations and addresses change from run to run of one failure: "--- FAIL: TestX (0.02s)", "at 0x7f3a...";
+// so does a runner's progress ("[ 50%]").
+function normalised(line: string): string {
+  return line
+    .replace(/\b0x[0-9a-f]+\b/gi, "0x")
+    .replace(/\(\d+(\.\d+)?m?s\)/g, "(<time>)")
+    .replace(/\s*\[\s*\d+%\]$/, "")
+    .replace(/\s*[[(]\d+(\.\d+)?\s*(ms|s|µs)[\])]$/, "")
+    .replace(/\s+/g, " ")
+    .slice(0, MAX_CAUSE_CHARS);
+}
+
 /** The normalised cause lines of a failure's text, in order, or undefined when it states none. */
 export function failureCause(text: string): string | undefined {
   const causes: string[] = [];
   for (const raw of scanned(text).split("\n")) {
-    const line = raw.trim().replace(PYTEST_MARK, "").replace(LOCATION, "");
-    if (line.length > MAX_CAUSE_CHARS * 4 || !CAUSE_LINE.test(line)) continue;
-    const message = line.slice(line.indexOf(" ") + 1);
-    if (!MESSAGE.test(message)) continue;
-    // Durations and addresses change from run to run of one failure: "--- FAIL: TestX (0.02s)", "at 0x7f3a...".
-    const cause = line
-      .replace(/\b0x[0-9a-f]+\b/gi, "0x")
-      .replace(/\(\d+(\.\d+)?m?s\)/g, "(<time>)")
-      .replace(/\s+/g, " ")
-      .slice(0, MAX_CAUSE_CHARS);
-    if (!causes.includes(cause)) causes.push(cause);
+    const trimmed = raw.trim();
+    // A program's verdict on one of its checks: each counts, repeats included, so one check fixed among
+    // several that print the same verdict moves the cause.
+    if (isVerdictLine(trimmed)) {
+      if (MESSAGE.test(trimmed)) causes.push(normalised(trimmed));
+    } else {
+      const line = trimmed.replace(PYTEST_MARK, "").replace(LOCATION, "");
+      if (line.length > MAX_CAUSE_CHARS * 4 || !CAUSE_LINE.test(line)) continue;
+      if (!MESSAGE.test(line.slice(line.indexOf(" ") + 1))) continue;
+      const cause = normalised(line);
+      if (!causes.includes(cause)) causes.push(cause);
+    }
     if (causes.length >= 20) break;
   }
   return causes.length > 0 ? causes.join("\n") : undefined;

@@ -9,6 +9,7 @@
 
 import { keyWords } from "./key-words.js";
 import * as otherLanguages from "./other-languages.js";
+import { hasVerdictLine } from "./verdict-line.js";
 
 /** A failure found in an output, and whether a retry may cure it. */
 export interface FailureSignal {
@@ -186,7 +187,9 @@ const refusesRepeat = (text: string) => REPEAT_REFUSED.some((pattern) => pattern
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
   if (refusesRepeat(text)) return failureSignal(text);
-  if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text))) return { transient: isTransientText(text) };
+  if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text)) || hasVerdictLine(text)) {
+    return { transient: isTransientText(text) };
+  }
   if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };
   return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;
 }
