@@ -25,7 +25,9 @@ export function answered(call: CallRecord): boolean {
  *   `previous`'s after the agent acted in between or changed the request
  *   itself (a test failing differently after an edit, a script failing
  *   elsewhere once fixed); a reworded failure of the very same call, or two
- *   transient failures, are not news.
+ *   transient failures, are not news, nor is the very same request failing
+ *   with the cause it stated before (its error or verdict lines, `cause`)
+ *   when only other lines changed, such as debug output added between runs.
  */
 export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
   const outcome = call.outcome;
@@ -33,8 +35,13 @@ export function isStale(previous: CallRecord | undefined, call: CallRecord, acte
   if (answered(call)) return !acted && seen.has(outcome.fingerprint);
   if (outcome.kind === "empty") return true;
   const before = previous?.outcome;
-  const newFailure = before?.kind === "error" && before.fingerprint !== outcome.fingerprint && !(before.transient && outcome.transient);
-  return !(newFailure && (acted || previous!.argsHash !== call.argsHash));
+  const sameRequest = previous?.argsHash === call.argsHash;
+  const newFailure =
+    before?.kind === "error" &&
+    before.fingerprint !== outcome.fingerprint &&
+    !(before.transient && outcome.transient) &&
+    !(sameRequest && before.cause !== undefined && before.cause === outcome.cause);
+  return !(newFailure && (acted || !sameRequest));
 }
 
 /** True when two successful results say the same: equal fingerprints (fresh ids and times are masked). */

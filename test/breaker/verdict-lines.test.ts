@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { isStale } from "../../breaker/detectors/progress.js";
 import { failureCause } from "../../breaker/failure-cause.js";
 import { summarizeOutcome } from "../../breaker/outcome.js";
+import { DEFAULT_POLICY } from "../../breaker/policy.js";
 import { isVerdictLine } from "../../breaker/verdict-line.js";
+import { decideOn, severity, windowOf, type CallSpec } from "./support/window.js";
 
 // Shapes from recorded OpenHands, mini-swe-agent and Cursor sessions: a script or test the agent wrote
 // prints its verdict and exits 0; beside them the outputs that look like it and report no failure.
@@ -87,5 +90,47 @@ describe("the cause a program's verdicts state", () => {
 
   it("is not a lone verdict that names nothing", () => {
     expect(failureCause("FAIL")).toBeUndefined();
+  });
+});
+
+describe("an edit-and-rerun cycle read by its verdicts", () => {
+  const run = (output: string): CallSpec => ({ tool: "execute_bash", args: { command: "npx ts-node reproduce-deepmerge-simple.ts" }, result: output });
+  const edit = (n: number): CallSpec => ({
+    tool: "str_replace_editor",
+    args: { command: "str_replace", path: "packages/mui-utils/src/deepmerge.ts", old_str: `clone${n}`, new_str: `clone${n + 1}` },
+    result: "The file packages/mui-utils/src/deepmerge.ts has been edited.",
+  });
+  const rounds = (outputs: string[]) => outputs.flatMap((output, i) => [run(output), edit(i)]);
+  const candidate = { tool: "execute_bash", args: { command: "npx ts-node reproduce-deepmerge-simple.ts" } };
+  const { warn, block } = DEFAULT_POLICY.detectors.transient_retries;
+
+  it("stops the fifth run of a script that prints the same FAIL verdicts after every edit, debug lines added or not", () => {
+    const outputs = [deepmerge(), deepmerge(["foo.foo === foo.foo: true"]), deepmerge(["foo.foo === foo.foo: true"]), deepmerge(["foo.foo === foo.foo: true", "References equal? true"])];
+    expect(block).toBe(outputs.length + 1);
+    expect(severity(decideOn([...rounds(outputs.slice(0, warn - 1)), candidate]), "no_progress")).toBe("warn");
+    expect(severity(decideOn([...rounds(outputs), candidate]), "no_progress")).toBe("block");
+  });
+
+  it("lets a cycle run on whose verdicts change: one check fixed after each edit", () => {
+    const checks = ["Source object should not be modified", "Source array object should not be modified", "Nested arrays are cloned", "Dates are cloned", "RegExps are cloned"];
+    const report = (fixed: number) => checks.map((check, i) => `${check}: ${i < fixed ? "PASS" : "FAIL"}`).join("\n") + `\n${OPENHANDS_FOOTER}`;
+    expect(severity(decideOn([...rounds([0, 1, 2, 3].map(report)), candidate]), "no_progress")).toBe("none");
+  });
+
+  it("lets a cycle run on that ends in a script printing only PASS lines", () => {
+    const passing = deepmerge().replace(/: FAIL/g, ": PASS");
+    expect(summarizeOutcome({ output: passing }).kind).toBe("ok");
+    expect(severity(decideOn([...rounds([deepmerge(), deepmerge(["debug: 1"]), deepmerge(["debug: 2"]), passing]), candidate]), "no_progress")).toBe("none");
+  });
+
+  it("judges a rewritten program by its whole output: the same stated cause from other code is news after an edit", () => {
+    const code = (n: number): CallSpec => ({ tool: "execute_code", args: { code: `plot(df, x="Weight_in_lbs") # try ${n}` }, result: `${["Name", "Weight_in_lbs", "Origin"].slice(0, n).join(", ")}\nValueError: Could not interpret value \`Weight_in_lbs\` for parameter \`x\`` });
+    const [first, second] = windowOf([code(1), code(2)]);
+    expect(first!.outcome!.cause).toBe(second!.outcome!.cause);
+    expect(isStale(first, second!, true, new Set())).toBe(false);
+    const [again, rerun] = windowOf([run(deepmerge()), run(deepmerge(["debug: 1"]))]);
+    expect(isStale(again, rerun!, true, new Set())).toBe(true);
+    const [before, after] = windowOf([run(deepmerge()), run(deepmerge().replace("Source array object should not be modified: FAIL", ""))]);
+    expect(isStale(before, after!, true, new Set())).toBe(false);
   });
 });
