@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { summarizeOutcome } from "../../breaker/outcome.js";
+import { isPageSnapshot, maskPageSnapshot } from "../../breaker/page-snapshot.js";
+
+// A BrowserGym accessibility tree as a WebArena agent reads it after clicking a media player's pause button
+// that did not take: the playback clock and the seek slider tick on, a child image gets a fresh bid.
+function playerTree(clock: string, seconds: number, imageBid: number, extra = ""): string {
+  return [
+    "url: https://music.example.test/",
+    "RootWebArea 'Vite + React', focused",
+    "\t[16] heading 'ACIDWAVE', visible",
+    "\t[22] button 'SONGS', clickable, visible",
+    "\t\tStaticText 'SONGS'",
+    "\t[193] button 'Play SANTA ON A SEGWAY by SCOTT FIELDS', clickable, visible",
+    "\t\tStaticText '13:08'",
+    "\tStaticText 'THE GREAT RED SPOT'",
+    "\t[260] button '', clickable, visible, focused",
+    `\t\t[${imageBid}] image '', visible`,
+    `\tStaticText '${clock}'`,
+    `\t[268] slider '' value=${seconds}, clickable, visible, orientation='horizontal', valuemin=0, valuemax=626.33, valuetext=''`,
+    extra,
+  ].join("\n");
+}
+
+// A Playwright MCP snapshot whose refs are handed out afresh on every snapshot.
+function formSnapshot(firstRef: number, heading = "Contact us", url = "https://site.test/contact"): string {
+  return [
+    `Clicked button "Submit". Page URL: ${url}`,
+    `- heading "${heading}" [level=1]`,
+    `- textbox "Name" [ref=E${firstRef}]: Jane Doe`,
+    `- textbox "Email" [ref=E${firstRef + 1}]: jane@example.com`,
+    `- textbox "Message" [ref=E${firstRef + 2}]: Hello`,
+    `- button "Submit" [ref=E${firstRef + 3}]`,
+  ].join("\n");
+}
+
+const fingerprint = (output: string) => summarizeOutcome({ output }).fingerprint;
+
+describe("page snapshots: what moves on its own is masked", () => {
+  it("reads a player whose clock, seek slider and child bids tick on as the same page", () => {
+    expect(fingerprint(playerTree("0:03", 3, 285))).toBe(fingerprint(playerTree("0:05", 5, 287)));
+    expect(fingerprint(playerTree("0:09", 9, 291))).toBe(fingerprint(playerTree("0:11", 12, 293)));
+  });
+
+  it("reads a snapshot whose element refs were renumbered as the same page", () => {
+    expect(fingerprint(formSnapshot(39))).toBe(fingerprint(formSnapshot(55)));
+  });
+
+  it("reads the fragments either side of a cut as the cut, wherever it falls", () => {
+    const cut = (tree: string, at: number) => `${tree.slice(0, at)}\n…[trimmed]…\n${tree.slice(-at)}`;
+    const a = playerTree("0:09", 9, 291, "\tStaticText 'WATCH AND LEARN'");
+    const b = playerTree("0:11", 12, 293, "\tStaticText 'WATCH AND LEARN'");
+    expect(fingerprint(cut(a, 200))).toBe(fingerprint(cut(b, 201)));
+  });
+
+  it("does not hand the masked refs on as fresh ids (which would read as a new thing made)", () => {
+    expect(summarizeOutcome({ output: formSnapshot(39) }).ids).toBeUndefined();
+  });
+});
+
+describe("page snapshots: a page that really changed still reads as changed", () => {
+  it("new text on the page", () => {
+    expect(fingerprint(playerTree("0:03", 3, 285))).not.toBe(fingerprint(playerTree("0:03", 3, 285, "\tStaticText 'Now paused'")));
+    expect(fingerprint(formSnapshot(39))).not.toBe(fingerprint(formSnapshot(55, "Thank you for your message")));
+  });
+
+  it("a new element", () => {
+    expect(fingerprint(playerTree("0:03", 3, 285))).not.toBe(
+      fingerprint(playerTree("0:03", 3, 285, "\t[301] dialog 'Song details', visible")),
+    );
+  });
+
+  it("a different URL", () => {
+    expect(fingerprint(formSnapshot(39))).not.toBe(fingerprint(formSnapshot(39, "Contact us", "https://site.test/contact/sent")));
+  });
+
+  it("a control whose state changed (a button that now says Play)", () => {
+    const paused = playerTree("0:03", 3, 285).replace("[260] button ''", "[260] button 'Play'");
+    expect(fingerprint(playerTree("0:03", 3, 285))).not.toBe(fingerprint(paused));
+  });
+
+  it("a field's value typed in", () => {
+    expect(fingerprint(formSnapshot(39))).not.toBe(fingerprint(formSnapshot(39).replace(": Hello", ": Hello, I need help")));
+  });
+});
+
+describe("isPageSnapshot", () => {
+  it("reads element lines carrying references as a snapshot", () => {
+    expect(isPageSnapshot(playerTree("0:03", 3, 285))).toBe(true);
+    expect(isPageSnapshot(formSnapshot(39))).toBe(true);
+    expect(isPageSnapshot("[3]<a href=\"/\">Home</a>\n[4]<input placeholder=\"Search\">\n[5]<button>Go</button>")).toBe(true);
+  });
+
+  it.each([
+    "Meeting moved to 10:30.\nSee [1] and [2] for details.",
+    "Results:\n[1] Paris trip, 9:45 departure\n[2] Lyon\n",
+    "elapsed 3:05\n- item [ref=a]\n- item",
+    "Top results:\n[1] Paris trip, 9:45 departure\n[2] Lyon by train\n[3] Nice 'old town' walk 10:15",
+  ])("leaves text that is not a snapshot as it is: %j", (text) => {
+    expect(maskPageSnapshot(text)).toBe(text);
+  });
+
+  it("keeps a numbered list's numbers and times outside snapshots", () => {
+    const a = "Flights:\n[1] AF12 departs 9:45\n[2] AF14 departs 11:10";
+    const b = "Flights:\n[1] AF12 departs 9:50\n[2] AF14 departs 11:10";
+    expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+});
