@@ -2,6 +2,7 @@ import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
 import { failureCause } from "./failure-cause.js";
 import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, spokenText, type FailureSignal } from "./output-signals.js";
+import { isPageSnapshot } from "./page-snapshot.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -172,6 +173,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
       ...(ids.length > 0 ? { ids: hashText(ids.join("\n")) } : {}),
       ...(inProgress ? { inProgress: true } : {}),
       ...(inProgress && ids.length > 0 ? { handles: handlesOf(ids) } : {}),
+      ...(typeof value === "string" && isPageSnapshot(value) ? { page: true } : {}),
     };
   } catch (error) {
     // Throwing getters or proxy traps in tool output: still an outcome, never an exception out of the breaker.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../breaker/outcome.js";
+import { elementRefVariants } from "../../breaker/detectors/element-refs.js";
+import { evaluateTrajectory } from "../../breaker/evaluator/evaluate.js";
 import { isPageSnapshot, maskPageSnapshot } from "../../breaker/page-snapshot.js";
+import { windowOf } from "./support/window.js";
 
 // A BrowserGym accessibility tree as a WebArena agent reads it after clicking a media player's pause button
 // that did not take: the playback clock and the seek slider tick on, a child image gets a fresh bid.
@@ -104,5 +107,59 @@ describe("isPageSnapshot", () => {
     const a = "Flights:\n[1] AF12 departs 9:45\n[2] AF14 departs 11:10";
     const b = "Flights:\n[1] AF12 departs 9:50\n[2] AF14 departs 11:10";
     expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+});
+
+describe("an action under renumbered element refs", () => {
+  // Recorded shape (pilo): the Submit button clicked again and again, the page the same, its refs renumbered each snapshot.
+  const clickSubmit = (firstRef: number, page = formSnapshot(firstRef)) => ({ name: "click", args: { ref: `E${firstRef + 3}` }, output: page });
+  const run = (calls: object[]) => evaluateTrajectory({ id: "t", toolCalls: [{ role: "user", content: "Submit the contact form." }, ...calls] });
+
+  it("stops the same page coming back whichever ref the click names", async () => {
+    const result = await run([39, 55, 10, 24, 58, 32].map((ref) => clickSubmit(ref)));
+    expect(result.passed).toBe(false);
+  });
+
+  it("spares clicks on other elements that each change the page (fields filled one after another)", async () => {
+    const filled = (firstRef: number, upTo: number) =>
+      formSnapshot(firstRef)
+        .split("\n")
+        .map((line, i) => (i >= 2 && i - 2 < upTo ? `${line} [active]` : line))
+        .join("\n");
+    const result = await run([0, 1, 2, 3, 4].map((n) => ({ name: "click", args: { ref: `E${40 + n}` }, output: filled(10 * n, n + 1) })));
+    expect(result.passed).toBe(true);
+  });
+
+  it("spares clicks on other elements answered without a page (\"Clicked.\"): nothing shows they are one action", async () => {
+    const result = await run([11, 12, 13, 14, 15].map((ref) => ({ name: "click", args: { ref: `e${ref}` }, output: "Clicked." })));
+    expect(result.passed).toBe(true);
+  });
+
+  it("keeps calls apart that differ in more than the ref (another value typed)", async () => {
+    const page = formSnapshot(39);
+    const result = await run(["Jane", "Jane Doe", "J. Doe", "Doe", "Jane D."].map((text, i) => ({ name: "type", args: { ref: `E${50 + i}`, text }, output: page })));
+    expect(result.passed).toBe(true);
+  });
+});
+
+describe("elementRefVariants", () => {
+  const [a, b, c, d, e, f] = windowOf([
+    { tool: "click", args: { ref: "E42" } },
+    { tool: "click", args: { ref: "E58" } },
+    { tool: "click", args: { ref: "E58", button: "right" } },
+    { tool: "click", args: { element: "Submit button", ref: "e12" } },
+    { tool: "click", args: { element: "Submit button", ref: "e31" } },
+    { tool: "get_order", args: { order: "E58" } },
+  ]);
+
+  it("reads calls differing only in an element reference as variants", () => {
+    expect(elementRefVariants(a!, b!)).toBe(true);
+    expect(elementRefVariants(d!, e!)).toBe(true);
+  });
+
+  it("keeps apart another shape, another key and identical calls", () => {
+    expect(elementRefVariants(b!, c!)).toBe(false);
+    expect(elementRefVariants(a!, f!)).toBe(false);
+    expect(elementRefVariants(a!, a!)).toBe(false);
   });
 });
