@@ -83,6 +83,11 @@ export interface ToolOutcome {
    * back, are one request.
    */
   page?: boolean;
+  /**
+   * The result says the action changed what it acts on (`stateProgressed:
+   * true`, `pageChanged: true`): it brought something new, however its words repeat.
+   */
+  changed?: boolean;
 }
 
 /** One recorded call in a session's window, as the store keeps it and the detectors read it. */

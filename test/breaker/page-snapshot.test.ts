@@ -163,3 +163,39 @@ describe("elementRefVariants", () => {
     expect(elementRefVariants(a!, a!)).toBe(false);
   });
 });
+
+describe("a result that says its action changed something", () => {
+  // Recorded shape (a browser game-QA agent): coordinate clicks around one spot, the harness comparing screenshots.
+  const click = (x: number, y: number, progressed: boolean, reasoning: string) => ({
+    name: "click",
+    args: { x, y, reasoning },
+    output: JSON.stringify({ success: true, stateProgressed: progressed }),
+  });
+  const around = (progressed: boolean) =>
+    [
+      [600, 300, "Click the brick field."],
+      [610, 300, "Slight horizontal adjustment to explore nearby areas."],
+      [590, 300, "Slight horizontal adjustment on the other side."],
+      [600, 310, "Slight vertical adjustment to explore nearby areas."],
+      [600, 290, "Slight vertical adjustment on the other side."],
+      [600, 300, "Central point of previous interactions."],
+      [610, 300, "Slight horizontal adjustment to explore nearby areas."],
+      [590, 300, "Slight horizontal adjustment on the other side."],
+    ].map(([x, y, why]) => click(x as number, y as number, progressed, why as string));
+  const run = (calls: object[]) => evaluateTrajectory({ id: "t", toolCalls: [{ role: "user", content: "Play the game." }, ...calls] });
+
+  it("reads a flag set true (`stateProgressed`, `pageChanged`, `changed`) as a change, false or elsewhere as none", () => {
+    expect(summarizeOutcome({ output: { success: true, stateProgressed: true } }).changed).toBe(true);
+    expect(summarizeOutcome({ output: '{"ok": true, "page_changed": true}' }).changed).toBe(true);
+    expect(summarizeOutcome({ output: { changed: true, path: "a.txt" } }).changed).toBe(true);
+    expect(summarizeOutcome({ output: { success: true, stateProgressed: false } }).changed).toBeUndefined();
+    expect(summarizeOutcome({ output: { changed: "yes" } }).changed).toBeUndefined();
+    expect(summarizeOutcome({ output: { result: { changed: true } } }).changed).toBeUndefined();
+    expect(summarizeOutcome({ output: { error: "locked", changed: true } }).changed).toBeUndefined();
+  });
+
+  it("spares clicks around one spot that each move the game on, and stops the same clicks that change nothing", async () => {
+    expect((await run(around(true))).passed).toBe(true);
+    expect((await run(around(false))).passed).toBe(false);
+  });
+});
