@@ -24,7 +24,8 @@ const SLIDER_VALUE = /\b(value|valuenow|aria-valuenow)(=|: ?)(['"]?)-?\d+(\.\d+)
 
 // A snapshot cut in the middle to fit (`…[trimmed]…`, `[... 120 characters truncated ...]`): the lines either
 // side of the cut are fragments whose extent moves with the length of everything before them.
-const CUT_MARKER = /^.*(\[trimmed\]|\btruncated\b).*$/i;
+// Only a line that is the marker alone: a page's own text saying "truncated" is content.
+const CUT_MARKER = /^[\s.…]*\[[^\]\n]{0,60}\b(trimmed|truncated)\b[^\]\n]{0,60}\][\s.…]*$/i;
 
 // Cheap tests first: a snapshot has line breaks and brackets.
 const MAY_BE_SNAPSHOT = /\n[^\n]*\[/;

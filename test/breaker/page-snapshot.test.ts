@@ -56,6 +56,13 @@ describe("page snapshots: what moves on its own is masked", () => {
     expect(fingerprint(cut(a, 200))).toBe(fingerprint(cut(b, 201)));
   });
 
+  it("keeps the lines beside a page's own text that says \"truncated\"", () => {
+    const page = (title: string) => playerTree("0:03", 3, 285, `\tStaticText '${title}'\n\tStaticText 'Description truncated for display'\n\t[300] link 'More', clickable`);
+    expect(fingerprint(page("Song A"))).not.toBe(fingerprint(page("Song B")));
+    const cut = `${formSnapshot(39)}\n[... 120 characters truncated ...]\n- link "Privacy"`;
+    expect(maskPageSnapshot(cut)).toContain("<fragment>");
+  });
+
   it("does not hand the masked refs on as fresh ids (which would read as a new thing made)", () => {
     expect(summarizeOutcome({ output: formSnapshot(39) }).ids).toBeUndefined();
   });
