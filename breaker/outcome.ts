@@ -2,6 +2,8 @@ import { BoundedCache } from "./bounded-cache.js";
 import { canonicalOutputParts, hashText } from "./canonical.js";
 import { failureCause } from "./failure-cause.js";
 import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, spokenText, type FailureSignal } from "./output-signals.js";
+import { keyWords } from "./key-words.js";
+import { isPageSnapshot } from "./page-snapshot.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -135,6 +137,15 @@ function handlesOf(ids: readonly string[]): string[] {
   return [...handles];
 }
 
+// A result's own report that the action changed what it acts on, as a browser harness compares the page
+// before and after a click: a top-level flag `changed`, `stateProgressed`, `page_changed` set to true.
+const CHANGE_WORDS = new Set(["changed", "progressed"]);
+
+function reportsChange(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.entries(value as Record<string, unknown>).some(([key, item]) => item === true && CHANGE_WORDS.has(keyWords(key).at(-1) ?? ""));
+}
+
 // A call the harness never ran: an error without result, which no streak of failures counts.
 function cancelled(text: string): ToolOutcome {
   return { kind: "error", fingerprint: hashText(`cancelled:${text.trim()}`), cancelled: true };
@@ -172,6 +183,8 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
       ...(ids.length > 0 ? { ids: hashText(ids.join("\n")) } : {}),
       ...(inProgress ? { inProgress: true } : {}),
       ...(inProgress && ids.length > 0 ? { handles: handlesOf(ids) } : {}),
+      ...(typeof value === "string" && isPageSnapshot(value) ? { page: true } : {}),
+      ...(kind === "ok" && reportsChange(value) ? { changed: true } : {}),
     };
   } catch (error) {
     // Throwing getters or proxy traps in tool output: still an outcome, never an exception out of the breaker.

@@ -77,6 +77,17 @@ export interface ToolOutcome {
    * batch failed, or the run was interrupted. It is no failure of its own.
    */
   cancelled?: boolean;
+  /**
+   * The output is a browser page snapshot (`breaker/page-snapshot.ts`): calls
+   * naming elements by references the page renumbers, that get the same page
+   * back, are one request.
+   */
+  page?: boolean;
+  /**
+   * The result says the action changed what it acts on (`stateProgressed:
+   * true`, `pageChanged: true`): it brought something new, however its words repeat.
+   */
+  changed?: boolean;
 }
 
 /** One recorded call in a session's window, as the store keeps it and the detectors read it. */

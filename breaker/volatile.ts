@@ -12,6 +12,7 @@
  */
 
 import { keyWords } from "./key-words.js";
+import { maskPageSnapshot } from "./page-snapshot.js";
 
 
 // Keys whose values are per-request noise wherever they appear.
@@ -148,7 +149,8 @@ const MAX_BREADTH = 10_000;
 
 function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unknown {
   if (typeof value === "string") {
-    const timed = maskTimes(value);
+    // A page snapshot's element references and media positions move whatever the action did: masked first.
+    const timed = maskTimes(maskPageSnapshot(value));
     return inList ? timed : maskIds(timed, walk.ids);
   }
   if (value === null || typeof value !== "object") return value;

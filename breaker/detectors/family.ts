@@ -1,5 +1,6 @@
 import type { CallRecord } from "../types.js";
 import { severityOf, type DetectionInput } from "./detector.js";
+import { elementRefVariants } from "./element-refs.js";
 import { looselySimilar, sameRequest } from "./similarity.js";
 import { staleStreak } from "./streak.js";
 import { pollsRunningWork } from "./running-work.js";
@@ -50,6 +51,12 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
   return polls ? "poll" : "plain";
 }
 
+// A rewording of the candidate's request, or, on a page that renumbers its elements, the same action under
+// another element reference (judged only where the answers show it: the same page back to two of them).
+function askedAlike(call: CallRecord, candidate: CallRecord, similarity: number): boolean {
+  return looselySimilar(call, candidate, similarity) || (call.outcome?.page === true && elementRefVariants(call, candidate));
+}
+
 /**
  * Answers the tool gave, word for word, to two or more rewordings of the
  * candidate's request (`looselySimilar`): a search that hands back the same
@@ -59,7 +66,7 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
 function echoedAnswers(candidate: CallRecord, run: readonly CallRecord[], similarity: number): Set<string> | undefined {
   const askedBy = new Map<string, Set<string>>();
   for (const call of run) {
-    if (call.tool !== candidate.tool || call.outcome?.kind !== "ok" || !looselySimilar(call, candidate, similarity)) continue;
+    if (call.tool !== candidate.tool || call.outcome?.kind !== "ok" || !askedAlike(call, candidate, similarity)) continue;
     const asks = askedBy.get(call.outcome.fingerprint) ?? new Set<string>();
     asks.add(call.argsHash);
     askedBy.set(call.outcome.fingerprint, asks);
@@ -90,7 +97,7 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const echoed = echoedAnswers(candidate, run, similarity);
   const belongs = (call: CallRecord) =>
     sameRequest(call, candidate, similarity) ||
-    (echoed !== undefined && call.outcome?.kind === "ok" && echoed.has(call.outcome.fingerprint) && looselySimilar(call, candidate, similarity));
+    (echoed !== undefined && call.outcome?.kind === "ok" && echoed.has(call.outcome.fingerprint) && askedAlike(call, candidate, similarity));
   const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
   const result: FamilyStreak = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);

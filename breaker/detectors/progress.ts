@@ -20,7 +20,8 @@ export function answered(call: CallRecord): boolean {
  *   something (see `answered`): then it is judged like a success;
  * - a success is nothing new when its request already gave that very result
  *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
- *   acted in between: then it is a look at a world that may have changed;
+ *   acted in between (then it is a look at a world that may have changed) or
+ *   the result itself says the action changed something (`changed`);
  * - an error is nothing new, unless it is a different failure from
  *   `previous`'s after the agent acted in between or changed the request
  *   itself (a test failing differently after an edit, a script failing
@@ -32,7 +33,8 @@ export function answered(call: CallRecord): boolean {
 export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
   const outcome = call.outcome;
   if (!outcome) return false;
-  if (answered(call)) return !acted && seen.has(outcome.fingerprint);
+  // A result that says the action changed something (a click that moved the game on) is news, whatever its words.
+  if (answered(call)) return !acted && outcome.changed !== true && seen.has(outcome.fingerprint);
   if (outcome.kind === "empty") return true;
   const before = previous?.outcome;
   const sameRequest = previous?.argsHash === call.argsHash;
@@ -57,10 +59,13 @@ export function isMiss(call: CallRecord): boolean {
 /**
  * True when two calls' outcomes are alike, or either is unknown yet (a
  * pending call shows nothing new): the same success, two misses of one kind.
+ * A result that says its action changed something (`changed`) is like no other.
  */
 export function sameOutcome(a: CallRecord, b: CallRecord): boolean {
   if (!a.outcome || !b.outcome) return true;
   if (a.outcome.kind !== b.outcome.kind) return false;
+  // A result that says the action changed something repeats nothing, whatever its words.
+  if (a.outcome.changed === true || b.outcome.changed === true) return false;
   return a.outcome.kind !== "ok" || sameSuccess(a.outcome, b.outcome);
 }
 
