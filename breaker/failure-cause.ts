@@ -13,7 +13,7 @@
  * leave the cause as it was.
  */
 
-import { isVerdictLine } from "./verdict-line.js";
+import { isVerdictLine, outputEdges } from "./verdict-line.js";
 
 // A compiler's location in front of its message: `src/a.rs:3:5: `, `src/a.ts(3,5): `.
 const LOCATION = /^[^\s:()]+(:\d+(:\d+)?|\(\d+,\d+\)):\s*/;
@@ -31,13 +31,7 @@ const CAUSE_LINE = new RegExp(
 );
 // A message worth comparing: a word and something more, so "Error: 1" or "FAILED x" alone never ties two failures.
 const MESSAGE = /^(?=.*[\p{L}_]{2,}).*\S\s+\S/u;
-// Outputs can be long: the cause sits near the top (a compiler) or at the bottom (a traceback).
-const EDGE_CHARS = 8_000;
 const MAX_CAUSE_CHARS = 300;
-
-function scanned(text: string): string {
-  return text.length <= 2 * EDGE_CHARS ? text : `${text.slice(0, EDGE_CHARS)}\n${text.slice(-EDGE_CHARS)}`;
-}
 
 // Durations and addresses change from run to run of one failure: "--- FAIL: TestX (0.02s)", "at 0x7f3a...";
 // so does a runner's progress ("[ 50%]").
@@ -54,7 +48,7 @@ function normalised(line: string): string {
 /** The normalised cause lines of a failure's text, in order, or undefined when it states none. */
 export function failureCause(text: string): string | undefined {
   const causes: string[] = [];
-  for (const raw of scanned(text).split("\n")) {
+  for (const raw of outputEdges(text).split("\n")) {
     const trimmed = raw.trim();
     // A program's verdict on one of its checks: each counts, repeats included, so one check fixed among
     // several that print the same verdict moves the cause.

@@ -29,12 +29,16 @@ export function isVerdictLine(line: string): boolean {
   return VERDICT_ALONE.test(line) || VERDICT_AT_END.test(line) || VERDICT_FIRST.test(line) || VERDICT_MARKED.test(line) || FAILED_TEST.test(line);
 }
 
-// Long outputs: only the edges are read, as for a failure's cause.
+// Outputs can be long: what they say of a failure sits near the top (a compiler) or at the bottom (a traceback).
 const EDGE_CHARS = 8_000;
+
+/** The part of an output read for its verdicts and causes: all of it, or its two ends when it is long. */
+export function outputEdges(text: string): string {
+  return text.length <= 2 * EDGE_CHARS ? text : `${text.slice(0, EDGE_CHARS)}\n${text.slice(-EDGE_CHARS)}`;
+}
 
 /** True when a text holds a verdict line: some check the program ran reports that it failed. */
 export function hasVerdictLine(text: string): boolean {
   if (!/FAIL|Fail|[✗✘✖✕×]/.test(text)) return false;
-  const scanned = text.length <= 2 * EDGE_CHARS ? text : `${text.slice(0, EDGE_CHARS)}\n${text.slice(-EDGE_CHARS)}`;
-  return scanned.split("\n").some((raw) => isVerdictLine(raw.trim()));
+  return outputEdges(text).split("\n").some((raw) => isVerdictLine(raw.trim()));
 }
