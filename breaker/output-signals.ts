@@ -150,14 +150,21 @@ export function isTransientText(text: string): boolean {
 }
 
 // A harness's header line above the result: "Created At: 2026-07-25T20:24:10+05:30", "Tokens: 4.1k sent, 224 received."
-const HEADER_LINE = /^\s*([\w .-]{1,30}:\s*\d{4}-\d{2}-\d{2}[T ][\d:.+Z-]*|tokens: [^\n]*\b(sent|received)\b[^\n]*)\s*$/i;
+const HEADER_LINE = /^\s*([\w .-]{1,30}:\s*\d{4}-\d{2}-\d{2}[T ][\d:.+Z-]*|tokens: [^\n]*\b(sent|received)\b[^\n]*|(```|~~~)[\w+-]*)\s*$/i;
 
-// The first non-blank line below any header; long texts are judged by their start and their failure markers.
+// A program, or the user and host it ran as, naming itself before its message: "ssh: ", "root@db-1: ".
+const SPEAKER = /^[\w.-]+(@[\w.-]+)?: /;
+
+// The first non-blank line below any header (a harness's stamp, a code fence); long texts are judged by
+// their start and their failure markers.
 function firstLine(text: string): string {
   const lines = /^\s*(\S[^\n]*)(?:\n\s*(\S[^\n]*))?/.exec(text);
   if (!lines) return "";
   return HEADER_LINE.test(lines[1]!) && lines[2] !== undefined ? lines[2] : lines[1]!;
 }
+
+// A line that opens with a failure, said by the program itself or behind its name ("ssh: Could not resolve ...").
+const opensWithFailure = (line: string) => FAILURE_OPENING.test(line) || FAILURE_OPENING.test(line.replace(SPEAKER, ""));
 
 // A page that is a bot wall, not the content asked for: "Please enable JS and disable any ad blocker",
 // Cloudflare's "Just a moment..." or "Verify you are human". Only a short page is all wall.
@@ -187,7 +194,7 @@ const refusesRepeat = (text: string) => REPEAT_REFUSED.some((pattern) => pattern
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
   if (refusesRepeat(text)) return failureSignal(text);
-  if (FAILURE_OPENING.test(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text)) || hasVerdictLine(text)) {
+  if (opensWithFailure(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text)) || hasVerdictLine(text)) {
     return { transient: isTransientText(text) };
   }
   if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };

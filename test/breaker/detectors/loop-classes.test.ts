@@ -237,6 +237,8 @@ describe("transient failures earn retries", () => {
     ["tsc", "src/api/orders.ts(42,18): error TS2339: Property 'customerId' does not exist on type 'Order'.\n\nFound 1 error in src/api/orders.ts:42"],
     ["gcc", "main.c: In function 'main':\nmain.c:3:5: error: unknown type name 'foo'"],
     ["rustc's short format", "src/window.rs:16:8: error[E0405]: cannot find trait `Target` in this scope"],
+    ["an ssh refusal a harness fenced as code", "```\nroot@db-1: Permission denied (publickey).\n```"],
+    ["a program naming itself before its failure", "ssh: Could not resolve hostname db-1: Name or service not known"],
     ["mypy", "app/models.py:12: error: Incompatible return value type (got \"str\", expected \"int\")  [return-value]\nFound 1 error in 1 file (checked 8 source files)"],
   ])("reads %s as a failing run", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("error");
@@ -247,6 +249,7 @@ describe("transient failures earn retries", () => {
     ["no failures", "12 passed, 0 failed"],
     ["a passing bun run", " 10 pass\n 0 fail\n 14 expect() calls\nRan 10 tests across 1 files."],
     ["a passing node:test run", "# tests 10\n# pass 10\n# fail 0"],
+    ["a fenced success", "```\nroot@db-1: Deployed 3 services.\n```"],
     ["a grep hit on a line that handles errors", "src/log.ts:12:  logger.error(`request failed: ${err}`);\nsrc/log.ts:30:  // error: keep the message"],
   ])("reads %s as a success", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("ok");
