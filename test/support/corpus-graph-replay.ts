@@ -3,6 +3,7 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { z } from "zod";
 import { MemoryStore, SYNTHETIC_TURN_MS, toTrajectory, type RawOutcome, type ReplayEvent, type Verdict } from "../../breaker/index.js";
+import { turnKey } from "../../breaker/turns.js";
 import { buildGraph } from "../../graphs/graph.js";
 import { TurnReplayChatModel } from "../../nodes/model/turn-replay-model.js";
 
@@ -51,12 +52,17 @@ function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
   let unanswered: Step[] = [];
   let n = 0;
   let answered = false;
+  const saidSinceAnswer = new Set<string>();
   for (const event of events) {
     if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
     if (event.type === "user") {
-      // The same message again before any answer keeps the evaluator's run; a graph thread always answers
-      // before it takes the next message, so such a recording cannot replay the same way.
-      if (turns.length > 0 && !answered && event.text !== undefined && event.text === turns.at(-1)!.text) return undefined;
+      // A message said again before any answer (as the evaluator reads it: `turnKey`, against every message
+      // since the model last answered) keeps the evaluator's run; a graph thread always answers before it
+      // takes the next message, so such a recording cannot replay the same way.
+      const key = turnKey(event.text ?? "");
+      if (answered) saidSinceAnswer.clear();
+      if (event.text !== undefined && saidSinceAnswer.has(key)) return undefined;
+      saidSinceAnswer.add(key);
       turns.push({ text: event.text ?? "(a new turn)", model: [] });
       answered = false;
       continue;
