@@ -89,8 +89,6 @@ function validate(tool: StructuredToolInterface, args: unknown): { ok: true } | 
   return { ok: false, message: `Invalid arguments for ${tool.name}: ${issues.join("; ")}.` };
 }
 
-// Nothing awaits `stopped` once the call is over; it must not count as unhandled.
-const ignore = (): void => undefined;
 const ONCE = { once: true } as const;
 
 // The timer's callback, handed its CallSignal by setTimeout: no closure per call.
@@ -141,7 +139,6 @@ export class RunCancellation {
 class CallSignal {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
-  readonly stopped: Promise<never>;
   private reject?: (reason: unknown) => void;
 
   constructor(
@@ -149,14 +146,25 @@ class CallSignal {
     readonly ms: number,
     readonly what: string,
   ) {
-    this.stopped = new Promise<never>((_, reject) => (this.reject = reject));
-    this.stopped.catch(ignore);
     this.timer = setTimeout(expire, ms, this);
     cancellation.add(this);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * `work`'s result, or a rejection as soon as the call is stopped: one promise, where a race with a
+   * promise of the stop made three more on every call.
+   */
+  within<T>(work: PromiseLike<T> | T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      Promise.resolve(work).then(resolve, reject);
+      const { signal } = this.controller;
+      if (signal.aborted) reject(signal.reason);
+      else this.reject = reject;
+    });
   }
 
   abort(reason: unknown): void {
@@ -189,7 +197,7 @@ async function invokeWithin(tool: StructuredToolInterface, args: unknown, call: 
     writer: config.writer,
   };
   try {
-    return await Promise.race([tool.invoke(args as never, runtime), stop.stopped]);
+    return await stop.within(tool.invoke(args as never, runtime));
   } finally {
     stop.release();
   }
