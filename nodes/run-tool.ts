@@ -3,6 +3,7 @@ import { ToolInputParsingException, type StructuredToolInterface } from "@langch
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { safeJson, type RawOutcome, type Verdict } from "../breaker/index.js";
 import { toolTimeoutMs } from "../tools/define-tool.js";
+import { CallDeadlines, type Expiring } from "./call-deadlines.js";
 import type { Redactor } from "./redact.js";
 import type { PendingCall } from "./tool-calls.js";
 
@@ -91,11 +92,8 @@ function validate(tool: StructuredToolInterface, args: unknown): { ok: true } | 
 
 const ONCE = { once: true } as const;
 
-// The timer's callback, handed its CallSignal by setTimeout: no closure per call.
-function expire(call: CallSignal): void {
-  // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
-  call.abort(new ToolTimeout(`${call.what} did not finish within ${call.ms} ms.`));
-}
+// Every call's timeout, on one timer.
+const deadlines = new CallDeadlines();
 
 /**
  * One listener on the run's signal for a whole batch of parallel calls,
@@ -136,9 +134,9 @@ export class RunCancellation {
  * keeps dependents of a long-lived run signal alive; `release` detaches both
  * sources.
  */
-class CallSignal {
+class CallSignal implements Expiring {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  readonly deadline: number;
   private reject?: (reason: unknown) => void;
 
   constructor(
@@ -146,7 +144,8 @@ class CallSignal {
     readonly ms: number,
     readonly what: string,
   ) {
-    this.timer = setTimeout(expire, ms, this);
+    this.deadline = performance.now() + ms;
+    deadlines.add(this);
     cancellation.add(this);
   }
 
@@ -167,13 +166,19 @@ class CallSignal {
     });
   }
 
+  /** The call's time is up. */
+  expire(): void {
+    // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
+    this.abort(new ToolTimeout(`${this.what} did not finish within ${this.ms} ms.`));
+  }
+
   abort(reason: unknown): void {
     this.controller.abort(reason);
     this.reject?.(reason);
   }
 
   release(): void {
-    clearTimeout(this.timer);
+    deadlines.delete(this);
     this.cancellation.delete(this);
   }
 }
