@@ -3,6 +3,7 @@ import { ToolInputParsingException, type StructuredToolInterface } from "@langch
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { safeJson, type RawOutcome, type Verdict } from "../breaker/index.js";
 import { toolTimeoutMs } from "../tools/define-tool.js";
+import { CallDeadlines, type Expiring } from "./call-deadlines.js";
 import type { Redactor } from "./redact.js";
 import type { PendingCall } from "./tool-calls.js";
 
@@ -89,15 +90,10 @@ function validate(tool: StructuredToolInterface, args: unknown): { ok: true } | 
   return { ok: false, message: `Invalid arguments for ${tool.name}: ${issues.join("; ")}.` };
 }
 
-// Nothing awaits `stopped` once the call is over; it must not count as unhandled.
-const ignore = (): void => undefined;
 const ONCE = { once: true } as const;
 
-// The timer's callback, handed its CallSignal by setTimeout: no closure per call.
-function expire(call: CallSignal): void {
-  // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
-  call.abort(new ToolTimeout(`${call.what} did not finish within ${call.ms} ms.`));
-}
+// Every call's timeout, on one timer.
+const deadlines = new CallDeadlines();
 
 /**
  * One listener on the run's signal for a whole batch of parallel calls,
@@ -138,10 +134,9 @@ export class RunCancellation {
  * keeps dependents of a long-lived run signal alive; `release` detaches both
  * sources.
  */
-class CallSignal {
+class CallSignal implements Expiring {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  readonly stopped: Promise<never>;
+  readonly deadline: number;
   private reject?: (reason: unknown) => void;
 
   constructor(
@@ -149,14 +144,32 @@ class CallSignal {
     readonly ms: number,
     readonly what: string,
   ) {
-    this.stopped = new Promise<never>((_, reject) => (this.reject = reject));
-    this.stopped.catch(ignore);
-    this.timer = setTimeout(expire, ms, this);
+    this.deadline = performance.now() + ms;
+    deadlines.add(this);
     cancellation.add(this);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * `work`'s result, or a rejection as soon as the call is stopped: one promise, where a race with a
+   * promise of the stop made three more on every call.
+   */
+  within<T>(work: PromiseLike<T> | T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      Promise.resolve(work).then(resolve, reject);
+      const { signal } = this.controller;
+      if (signal.aborted) reject(signal.reason);
+      else this.reject = reject;
+    });
+  }
+
+  /** The call's time is up. */
+  expire(): void {
+    // The error is made only when the time is up: capturing a stack on every call would cost more than the call.
+    this.abort(new ToolTimeout(`${this.what} did not finish within ${this.ms} ms.`));
   }
 
   abort(reason: unknown): void {
@@ -165,7 +178,7 @@ class CallSignal {
   }
 
   release(): void {
-    clearTimeout(this.timer);
+    deadlines.delete(this);
     this.cancellation.delete(this);
   }
 }
@@ -189,7 +202,7 @@ async function invokeWithin(tool: StructuredToolInterface, args: unknown, call: 
     writer: config.writer,
   };
   try {
-    return await Promise.race([tool.invoke(args as never, runtime), stop.stopped]);
+    return await stop.within(tool.invoke(args as never, runtime));
   } finally {
     stop.release();
   }

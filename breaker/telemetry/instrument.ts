@@ -2,6 +2,7 @@ import {
   context,
   INVALID_SPAN_CONTEXT,
   isSpanContextValid,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -66,6 +67,15 @@ function traced(span: Span): boolean {
 }
 
 /**
+ * True when a check's span could be neither kept nor seen: the provider is the
+ * API's proxy with no SDK set behind it, and no span is active to parent it,
+ * so the span would be the no-op one.
+ */
+function untraceable(provider: TracerProvider): boolean {
+  return provider instanceof ProxyTracerProvider && provider.getDelegateTracer(INSTRUMENTATION_SCOPE) === undefined && trace.getSpanContext(context.active()) === undefined;
+}
+
+/**
  * The same breaker, reporting every check to OpenTelemetry: a verdict
  * counter, a check-duration histogram, a store-fallback counter, and one span
  * per judged call with its verdict as attributes. Only `check` and
@@ -87,6 +97,9 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
     }
     return cachedTracer;
   };
+
+  // Nothing a check reports would be kept (no meter SDK, no tracer SDK, no parent span): it runs bare.
+  const unobserved = (): boolean => instruments().noop && untraceable(options.tracerProvider ?? trace.getTracerProvider());
 
   function count(meters: BreakerInstruments, verdicts: readonly Verdict[]): void {
     for (const verdict of verdicts) {
@@ -129,6 +142,7 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
   }
 
   async function check(sessionId: string, call: ToolCallRequest): Promise<Verdict> {
+    if (unobserved()) return breaker.check(sessionId, call);
     const span = tracer().startSpan(BREAKER_SPANS.check, { kind: SpanKind.INTERNAL, attributes: { [A.session]: sessionLabel(sessionId) } });
     return measured("check", span, () => breaker.check(sessionId, call), (verdict) => {
       if (traced(span)) span.setAttributes(verdictSpanAttributes(sessionId, verdict));
@@ -137,6 +151,7 @@ export function instrument(breaker: Breaker, options: TelemetryOptions = {}): Br
   }
 
   async function checkBatch(sessionId: string, calls: readonly ToolCallRequest[]): Promise<Verdict[]> {
+    if (unobserved()) return breaker.checkBatch(sessionId, calls);
     const t = tracer();
     const parent = t.startSpan(BREAKER_SPANS.checkBatch, {
       kind: SpanKind.INTERNAL,
