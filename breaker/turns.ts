@@ -1,6 +1,7 @@
 import { eng } from "stopword";
 import { tokensOf } from "./detectors/arg-features.js";
 import * as otherLanguages from "./other-languages.js";
+import { HASH_IDS } from "./volatile.js";
 
 // Words a harness says to keep an agent going, adding nothing to the task. "Try again" is not
 // among them: a person asking for another attempt opens a new turn (session_repeat watches those).
@@ -11,8 +12,6 @@ const CONTINUE_WORDS = new Set([
   "thank", "working", "work", "task", "come", "let", "lets", "s", "right", "good", "fine", "great",
   ...otherLanguages.CONTINUE_WORDS.flatMap(tokensOf),
 ]);
-// Ids a harness stamps on the messages it sends (a UUID, a hex digest): no word of the message's own.
-const STAMPED_ID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi;
 const MAX_CONTINUE_TOKENS = 12;
 
 /** What a user message says, normalized: the key under which the same message sent again is recognised. */
@@ -30,6 +29,7 @@ export function turnKey(text: string): string {
 export function isContinuation(text: string, said: ReadonlySet<string>): boolean {
   const tokens = tokensOf(text);
   if (tokens.length === 0 || said.has(tokens.join(" "))) return true;
-  const words = tokensOf(text.replace(STAMPED_ID, " "));
+  // Ids a harness stamps on the messages it sends (a UUID, a hex digest) are no word of the message's own.
+  const words = tokensOf(HASH_IDS.reduce((rest, id) => rest.replace(id, " "), text));
   return words.length <= MAX_CONTINUE_TOKENS && words.every((t) => CONTINUE_WORDS.has(t));
 }

@@ -73,10 +73,15 @@ const METER_PATTERNS: readonly RegExp[] = [
   /\$\d+(\.\d+)? (message|session|total|request|call)\b/gi,
 ];
 
-// Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters.
-const ID_PATTERNS: readonly RegExp[] = [
+/** Ids a machine stamps on what it makes: a UUID, a hex digest. */
+export const HASH_IDS: readonly RegExp[] = [
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
   /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi,
+];
+
+// Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters.
+const ID_PATTERNS: readonly RegExp[] = [
+  ...HASH_IDS,
   /\b[a-z]{2,12}[_-](?=[a-z0-9]*\d)[a-z0-9]{6,}\b/gi,
   /\b(?=[A-Za-z0-9]*\d[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}\b/g,
   /#\d+\b/g,

@@ -1,4 +1,5 @@
 import { BoundedCache } from "../bounded-cache.js";
+import { memoByCall } from "../call-memo.js";
 import { keyWords } from "../key-words.js";
 import type { CallRecord } from "../types.js";
 
@@ -18,15 +19,10 @@ function isRefKey(key: string): boolean {
 
 const isRefValue = (value: unknown) => (typeof value === "string" || typeof value === "number") && REF_VALUE.test(String(value));
 
-function parsed(call: CallRecord): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(call.args);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    // Arguments cut to the stored length are no longer JSON: no reading of them.
-    return undefined;
-  }
-}
+// The arguments as fields; none when they are not an object (or were cut to the stored length).
+const parsed = memoByCall<Record<string, unknown> | null>(2_048, (args) =>
+  args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : null,
+);
 
 function refVariants(a: CallRecord, b: CallRecord): boolean {
   const x = parsed(a);
