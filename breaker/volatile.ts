@@ -79,7 +79,9 @@ export const HASH_IDS: readonly RegExp[] = [
   /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi,
 ];
 
-// Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters.
+// What a harness counts the agent's calls in: what is left of them is a counter, not news.
+const BUDGET_UNITS = "steps?|attempts?|tries|retries|turns?|iterations?|calls?|rounds?|chances?";
+// Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters, budgets left.
 const ID_PATTERNS: readonly RegExp[] = [
   ...HASH_IDS,
   /\b[a-z]{2,12}[_-](?=[a-z0-9]*\d)[a-z0-9]{6,}\b/gi,
@@ -89,6 +91,9 @@ const ID_PATTERNS: readonly RegExp[] = [
   // A session, request or message named by a token with a digit: "session ocean-7", "message 1712".
   /\b(session|request|message|thread|conversation|trace|container|deployment|operation|transaction|execution)( id)?[ :=#]+(?=[\w-]*\d)[\w-]+/gi,
   /\b(attempt|retry|try|iteration|call|tick|round|poll)[ :=#]*\d+\b/gi,
+  // The harness's budget counting down with each call: "You have 4 steps left", "remaining attempts: 2".
+  new RegExp(`\\b\\d+ (${BUDGET_UNITS})\\b(?=[^.\\n]{0,40}\\b(left|remaining)\\b)`, "gi"),
+  new RegExp(`\\b((${BUDGET_UNITS}) (left|remaining)|(remaining|left) (${BUDGET_UNITS}))[ :=]*\\d+\\b`, "gi"),
 ];
 // A text naming more generated ids than this is listing records, not reporting on one call.
 const MAX_MASKED_IDS = 3;

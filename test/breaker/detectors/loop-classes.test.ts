@@ -51,6 +51,18 @@ describe("fresh identifiers are not progress", () => {
     expect(summarizeOutcome({ output: "completed, stepsCompleted: 4" }).fingerprint).not.toBe(summarizeOutcome({ output: "completed, stepsCompleted: 5" }).fingerprint);
   });
 
+  it("reads a harness's budget counting down as a counter, and stops the same program run five times for it", () => {
+    // MINT's observation after each execution: only the steps left move.
+    const observe = (left: number) => `Observation:\n[Executed Successfully with No Output]\nYou have ${left} steps left and 2 chances to propose solution left.\n`;
+    expect(summarizeOutcome({ output: observe(4) }).fingerprint).toBe(summarizeOutcome({ output: observe(3) }).fingerprint);
+    expect(summarizeOutcome({ output: "Edit rejected. remaining attempts: 3" }).fingerprint).toBe(summarizeOutcome({ output: "Edit rejected. remaining attempts: 2" }).fingerprint);
+    const execute = (left: number): CallSpec => ({ tool: "execute", args: { code: "def f(xs):\n    return sorted(xs)" }, result: observe(left) });
+    expect(blocked([execute(4), execute(3), execute(2), { tool: "execute", args: execute(1).args }])).toBe(true);
+    // What is left of the work, not of the budget, is content: a queue that shrinks is a job moving.
+    expect(summarizeOutcome({ output: "3 files left to index" }).fingerprint).not.toBe(summarizeOutcome({ output: "2 files left to index" }).fingerprint);
+    expect(summarizeOutcome({ output: "Position in queue: 3 jobs ahead" }).fingerprint).not.toBe(summarizeOutcome({ output: "Position in queue: 2 jobs ahead" }).fingerprint);
+  });
+
   it("keeps a status that moved apart: state-1 and state-2 are different answers", () => {
     expect(summarizeOutcome({ output: "state-1" }).fingerprint).not.toBe(summarizeOutcome({ output: "state-2" }).fingerprint);
   });
