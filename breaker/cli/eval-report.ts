@@ -15,6 +15,8 @@ export function jsonReport(rows: readonly ReportRow[]) {
     passed: result.passed,
     score: result.score,
     trippedAtStep: result.trippedAtStep,
+    calls: result.calls,
+    unanswered: result.unanswered,
     findings: result.findings.map(({ detector, severity, message, steps }) => ({ detector, severity, message, steps })),
   }));
   const passed = results.filter((r) => r.passed).length;
@@ -46,5 +48,16 @@ export function tableReport(rows: readonly ReportRow[], width = 120): string {
   }
   const { summary } = jsonReport(rows);
   const line = `${summary.total} trajectories: ${pc.green(`${summary.passed} passed`)}, ${summary.failed > 0 ? pc.red(`${summary.failed} failed`) : "0 failed"}`;
-  return `${table.toString()}\n${line}`;
+  return [table.toString(), ...rows.flatMap(unansweredNote), line].join("\n");
+}
+
+// A recording that left results out (screenshots, outputs never exported) is judged on its calls alone: say so.
+function unansweredNote({ id, result }: ReportRow): string[] {
+  if (result.unanswered === 0) return [];
+  return [
+    pc.dim(
+      `${id}: ${result.unanswered} of ${result.calls} calls have no result in the trajectory; the breaker counts them as still running, ` +
+        "so identical ones are repeats with nothing new to show. Record each tool's output for a verdict on what the calls returned.",
+    ),
+  ];
 }

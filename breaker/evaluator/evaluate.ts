@@ -24,6 +24,13 @@ export interface EvaluationResult {
   findings: Finding[];
   /** Tool calls replayed (the refused one included). */
   calls: number;
+  /**
+   * Calls that ran but whose result the trajectory does not hold. The breaker
+   * counts them as still running, as it does a call in flight: identical ones
+   * are repeats with nothing new to show, so a recording without outputs
+   * (screenshots left out) is judged on its calls alone.
+   */
+  unanswered: number;
 }
 
 /** Model turns of a trajectory without timestamps are taken to be this far apart. */
@@ -74,14 +81,17 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   // Results answer the latest model turn's calls: its ids -> the ids the replay used,
   // so reused ids ("call_0" every turn) stay distinct. Calls never answered stay pending.
   let replayIds = new Map<string, string[]>();
-  let unanswered: string[] = [];
+  let awaiting: string[] = [];
   const result = (passed: boolean, trippedAtStep: number | null): EvaluationResult => {
     const list = [...findings.values()];
     const score = passed ? scoreOf(list) : 0;
-    return { ...(trajectory.id ? { id: trajectory.id } : {}), passed, score, trippedAtStep, findings: list, calls };
+    // The refused call never ran: it has no result to miss.
+    const unanswered = calls - answered - (passed ? 0 : 1);
+    return { ...(trajectory.id ? { id: trajectory.id } : {}), passed, score, trippedAtStep, findings: list, calls, unanswered };
   };
   let run = 0;
   let calls = 0;
+  let answered = 0;
   const said = new Set<string>();
   // The arguments of each replayed call, so its result is read against them (echoes masked).
   const argsOf = new Map<string, { args: unknown; tool: string }>();
@@ -97,9 +107,10 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
     }
     if (event.type === "result") {
       const queue = event.callId !== undefined ? replayIds.get(event.callId) : undefined;
-      const callId = queue?.shift() ?? (event.callId === undefined ? unanswered[0] : undefined);
+      const callId = queue?.shift() ?? (event.callId === undefined ? awaiting[0] : undefined);
       if (callId === undefined) continue;
-      unanswered.splice(unanswered.indexOf(callId), 1);
+      awaiting.splice(awaiting.indexOf(callId), 1);
+      answered++;
       await breaker.complete(session, callId, { ...event.outcome, ...argsOf.get(callId) });
       continue;
     }
@@ -107,13 +118,13 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
     if (event.calls.length === 0) said.clear();
     if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
     replayIds = new Map();
-    unanswered = [];
+    awaiting = [];
     pendingUsage = addUsage(pendingUsage, event.usage);
     for (const call of event.calls) {
       calls++;
       const id = `${calls}:${call.id ?? ""}`;
       if (call.id !== undefined) replayIds.set(call.id, [...(replayIds.get(call.id) ?? []), id]);
-      unanswered.push(id);
+      awaiting.push(id);
       argsOf.set(id, { args: call.args, tool: call.name });
       const verdict = await breaker.check(session, {
         id,

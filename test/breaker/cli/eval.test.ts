@@ -31,7 +31,7 @@ describe("eval CLI", () => {
     expect(code).toBe(EXIT.failed);
     const report = JSON.parse(out);
     expect(report.summary).toEqual({ total: 2, passed: 1, failed: 1 });
-    expect(report.results[0]).toEqual({ id: "seed-clean-crm-finance", passed: true, score: 1, trippedAtStep: null, findings: [] });
+    expect(report.results[0]).toEqual({ id: "seed-clean-crm-finance", passed: true, score: 1, trippedAtStep: null, calls: 2, unanswered: 0, findings: [] });
     expect(report.results[1]).toMatchObject({ id: "seed-kb-search-offset-stutter", passed: false, score: 0, trippedAtStep: 3 });
     for (const finding of report.results[1].findings) {
       expect(Object.keys(finding).sort()).toEqual(["detector", "message", "severity", "steps"]);
@@ -67,6 +67,18 @@ describe("eval CLI", () => {
     expect(JSON.parse(out).results[0]).toMatchObject({ passed: false, trippedAtStep: 3 });
     const help = await evalCli("--help");
     for (const format of ['"messages"', '"toolCalls"', "[...messages]", "[{name, args, output}, ...]", "JSON Lines", "natures"]) expect(help.out).toContain(format);
+  });
+
+  it("says when a trajectory holds calls without results: they are judged as still running", async () => {
+    // A screenshot agent's recording: its actions, none of the screens they brought back.
+    const scrolls = write("scrolls.json", JSON.stringify({ id: "scrolls", toolCalls: [1, 2, 3].map(() => ({ name: "scroll", args: { dy: 600 } })) }));
+    const table = await evalCli(scrolls);
+    expect(table.code).toBe(EXIT.failed);
+    expect(table.out).toContain("scrolls: 2 of 3 calls have no result in the trajectory; the breaker counts them as still running");
+    expect(JSON.parse((await evalCli(scrolls, "--json")).out).results[0]).toMatchObject({ calls: 3, unanswered: 2, trippedAtStep: 3 });
+    // With its results recorded, no such note.
+    const answered = await evalCli(seedClean);
+    expect(answered.out).not.toContain("have no result");
   });
 
   it("exits 0 when everything passes and prints a table", async () => {
