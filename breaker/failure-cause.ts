@@ -17,8 +17,10 @@ import { isVerdictLine, outputEdges } from "./verdict-line.js";
 
 // A compiler's location in front of its message: `src/a.rs:3:5: `, `src/a.ts(3,5): `.
 const LOCATION = /^[^\s:()]+(:\d+(:\d+)?|\(\d+,\d+\)):\s*/;
-// pytest's "E   " marks the lines of the failure it explains.
+// pytest's "E   " marks the lines of the failure it explains; terraform and miette draw a box's
+// side before each line of a diagnostic ("│ Error: No value for required variable").
 const PYTEST_MARK = /^E\s+/;
+const BOX_SIDE = /^[\u2500-\u257f]\s*/;
 const CAUSE_LINE = new RegExp(
   [
     // rustc, gcc, tsc, git, cargo: "error[E0405]: ...", "error TS2304: ...", "fatal: ..."
@@ -55,7 +57,7 @@ export function failureCause(text: string): string | undefined {
     if (isVerdictLine(trimmed)) {
       if (MESSAGE.test(trimmed)) causes.push(normalised(trimmed));
     } else {
-      const line = trimmed.replace(PYTEST_MARK, "").replace(LOCATION, "");
+      const line = trimmed.replace(PYTEST_MARK, "").replace(BOX_SIDE, "").replace(LOCATION, "");
       if (line.length > MAX_CAUSE_CHARS * 4 || !CAUSE_LINE.test(line)) continue;
       if (!MESSAGE.test(line.slice(line.indexOf(" ") + 1))) continue;
       const cause = normalised(line);

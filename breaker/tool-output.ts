@@ -1,8 +1,9 @@
 /**
  * A tool's output as data: JSON text parsed, and results wrapped in content
  * blocks (MCP's `{content: [{type: "text", text}], isError}`, a list of
- * LangChain content blocks) reduced to their text, so every reader sees the
- * same value however the harness wrapped it.
+ * LangChain content blocks) reduced to their text, and a terminal's colour
+ * codes dropped from text, so every reader sees the same value however the
+ * harness wrapped it.
  */
 export interface ToolOutput {
   value: unknown;
@@ -14,6 +15,14 @@ type Fields = Record<string, unknown>;
 
 const asFields = (value: unknown): Fields | undefined =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Fields) : undefined;
+
+// A terminal's control sequences: colours and cursor moves (CSI), titles and links (OSC), single escapes.
+const TERMINAL_CONTROL = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+
+/** Text as a terminal shows it: a program's colours are presentation, not what it said. */
+export function withoutTerminalControl(text: string): string {
+  return text.includes("\x1b") ? text.replace(TERMINAL_CONTROL, "") : text;
+}
 
 /** JSON text as data; anything else as given. */
 export function parseIfJson(value: unknown): unknown {
@@ -30,7 +39,7 @@ export function parseIfJson(value: unknown): unknown {
 const isBlock = (value: unknown) => typeof asFields(value)?.type === "string";
 
 function blocksText(blocks: readonly unknown[]): unknown {
-  const texts = blocks.map((b) => asFields(b)!).filter((b) => typeof b.text === "string").map((b) => b.text as string);
+  const texts = blocks.map((b) => asFields(b)!).filter((b) => typeof b.text === "string").map((b) => withoutTerminalControl(b.text as string));
   return parseIfJson(texts.join("\n"));
 }
 
@@ -38,7 +47,7 @@ const WRAPPER_KEYS = new Set(["content", "type", "isError", "is_error"]);
 
 /** Read a tool's raw output (see the module comment). */
 export function readToolOutput(raw: unknown): ToolOutput {
-  const value = parseIfJson(raw);
+  const value = parseIfJson(typeof raw === "string" ? withoutTerminalControl(raw) : raw);
   if (Array.isArray(value) && value.length > 0 && value.every(isBlock)) return { value: blocksText(value), flaggedError: false };
   const fields = asFields(value);
   if (!fields || !Array.isArray(fields.content) || fields.content.length === 0 || !fields.content.every(isBlock)) {

@@ -26,6 +26,21 @@ describe("the cause a failing program states", () => {
     expect(failureCause(suite("test_nested"))).toBe(failureCause(`collected 10 items\n${suite("test_nested")}`));
   });
 
+  it("reads through a terminal's colours and the box terraform draws around a diagnostic", () => {
+    // Cline's capture of `terraform plan` (colours kept) and the same failure printed plainly.
+    const coloured = "Command failed with exit code 1.\nOutput:\n\u001b[31m╷\u001b[0m\u001b[0m\n\u001b[31m│\u001b[0m \u001b[0m\u001b[1m\u001b[31mError: \u001b[0m\u001b[0m\u001b[1mNo value for required variable\u001b[0m\n\u001b[31m╵\u001b[0m";
+    const plain = "Command failed with exit code 1.\nOutput:\n╷\n│ Error: No value for required variable\n╵";
+    expect(failureCause(plain)).toBe("Error: No value for required variable");
+    const [a, b] = [coloured, plain].map((output) => summarizeOutcome({ output, args: { command: "terraform plan" } }));
+    expect(a!.kind).toBe("error");
+    expect(a!.fingerprint).toBe(b!.fingerprint);
+    expect(a!.cause).toBeDefined();
+    expect(a!.cause).toBe(b!.cause);
+    // A colour around the first word does not hide a failure said first.
+    expect(summarizeOutcome({ output: "\u001b[1;31merror:\u001b[0m could not compile `app` (bin \"app\") due to 2 previous errors" }).kind).toBe("error");
+    expect(summarizeOutcome({ output: "\u001b[32m✓\u001b[0m 12 tests passed" }).kind).toBe("ok");
+  });
+
   it("names the cause, not a bare verdict, and not the run's duration", () => {
     expect(failureCause("Error: 1")).toBeUndefined();
     expect(failureCause("exit status 1")).toBeUndefined();
