@@ -1,6 +1,7 @@
 import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
+import { mutates } from "./mutation.js";
 import { sameOutcome } from "./progress.js";
 import { sameRequest } from "./similarity.js";
 import { isWait } from "./waits.js";
@@ -23,6 +24,12 @@ function moving(seq: readonly CallRecord[], index: number, threshold: number): b
   return known.length === 2 && !sameOutcome(known[0]!, known[1]!);
 }
 
+// One step of a round again: the same request, or for a change (an edit, a file written), the very same
+// change. A change that writes something else is a new attempt, however alike the two texts look.
+function sameStep(a: CallRecord, b: CallRecord, threshold: number): boolean {
+  return mutates(a) ? a.argsHash === b.argsHash : sameRequest(a, b, threshold);
+}
+
 // The trailing calls that repeat the call `period` places before them, with the same result.
 function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number): Loop {
   let repeats = 0;
@@ -30,7 +37,7 @@ function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number
   for (let i = seq.length - 1; i - period >= 0; i--) {
     const a = seq[i]!;
     const b = seq[i - period]!;
-    if (!sameRequest(a, b, threshold) || !sameOutcome(a, b)) break;
+    if (!sameStep(a, b, threshold) || !sameOutcome(a, b)) break;
     if (!a.outcome && moving(seq, i, threshold)) break;
     if (i < seq.length - 1 && (!a.outcome || !b.outcome)) blind = true;
     repeats++;

@@ -204,6 +204,16 @@ describe("cycle", () => {
     expect(severity(decideOn(specs), "cycle")).toBe("none");
   });
 
+  it("reads a change that writes something else as a new attempt, and the very same change again as a round", () => {
+    // mini-swe-agent on sphinx-8595: a new __all__ each round, the build, the built text (the same twice).
+    const write = (all: string): CallSpec => ({ tool: "bash", args: { command: `cat <<'EOF' > reproduction/example.py\n__all__ = ${all}\n\ndef foo():\n    "docstring"\nEOF` }, result: "<returncode>0</returncode>\n<output>\n</output>" });
+    const build: CallSpec = { tool: "bash", args: { command: "rm -rf reproduction/_build\nsphinx-build -b text reproduction reproduction/_build" }, result: "<returncode>0</returncode>\n<output>\nbuild succeeded.\n</output>" };
+    const cat: CallSpec = { tool: "bash", args: { command: "cat reproduction/_build/index.txt" }, result: "<returncode>0</returncode>\n<output>\nexample.foo()\n\n   docstring\n</output>" };
+    const next = (spec: CallSpec): CallSpec => ({ tool: spec.tool, args: spec.args });
+    expect(severity(decideOn([write("['foo', 'missing']"), build, cat, write("('foo',)"), build, cat, next(write("()"))]), "cycle")).toBe("none");
+    expect(severity(decideOn([write("('foo',)"), build, cat, write("('foo',)"), build, cat, next(write("('foo',)"))]), "cycle")).toBe("block");
+  });
+
   it("spares alternating tools with new arguments each time", () => {
     const specs = ["Acme", "Globex", "Initech"].flatMap((n, i): CallSpec[] => [
       { tool: "query_crm", args: { company_name: n }, out: `crm-${i}` },
