@@ -47,8 +47,16 @@ function normalised(line: string): string {
     .slice(0, MAX_CAUSE_CHARS);
 }
 
+// The last text read and its cause: a failing output is asked for it twice (is it transient, what is its cause).
+let last: { text: string; cause: string | undefined } | undefined;
+
 /** The normalised cause lines of a failure's text, in order, or undefined when it states none. */
 export function failureCause(text: string): string | undefined {
+  if (last?.text !== text) last = { text, cause: causeOf(text) };
+  return last.cause;
+}
+
+function causeOf(text: string): string | undefined {
   const causes: string[] = [];
   for (const raw of outputEdges(text).split("\n")) {
     const trimmed = raw.trim();

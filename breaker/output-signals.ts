@@ -9,6 +9,7 @@
 
 import { keyWords } from "./key-words.js";
 import * as otherLanguages from "./other-languages.js";
+import { failureCause } from "./failure-cause.js";
 import { hasVerdictLine } from "./verdict-line.js";
 
 /** A failure found in an output, and whether a retry may cure it. */
@@ -191,14 +192,18 @@ export function failureSignal(text: string): FailureSignal {
 
 const refusesRepeat = (text: string) => REPEAT_REFUSED.some((pattern) => pattern.test(text));
 
+// Whether a failing program's output says a retry may cure it, read in the lines that state its failure when
+// it states them: a suite whose passing tests are named "rate limiting" or "timeout" is not failing for that.
+const saysTransient = (text: string) => isTransientText(failureCause(text) ?? text);
+
 /** A failure stated in a text, or undefined. */
 export function failureInText(text: string): FailureSignal | undefined {
   if (refusesRepeat(text)) return failureSignal(text);
   if (opensWithFailure(firstLine(text)) || FAILURE_ANYWHERE.some((pattern) => pattern.test(text)) || hasVerdictLine(text)) {
-    return { transient: isTransientText(text) };
+    return { transient: saysTransient(text) };
   }
   if (text.length <= MAX_BLOCKED_PAGE_CHARS && BLOCKED_PAGE.test(text)) return { transient: false };
-  return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: isTransientText(text), exitCodeOnly: true } : undefined;
+  return EXIT_CODE.some((pattern) => pattern.test(text)) ? { transient: saysTransient(text), exitCodeOnly: true } : undefined;
 }
 
 // --- failures said in structure ----------------------------------------------

@@ -185,6 +185,17 @@ describe("transient failures earn retries", () => {
     expect(blocked([...transient, rates])).toBe(false);
   });
 
+  it("reads a failing suite's transience in the lines that state its failure, not in the names of tests that passed", () => {
+    const suite = (failure: string) =>
+      `> bff@1.0.0 test\n> mocha tests/**/*.test.ts\n\n  App Integration\n    Rate Limiting\n      ✔ should allow requests under the limit\n      ✔ should return 429 with Retry-After when the rate limit is exceeded\n    Upstream\n      ✔ should map a gateway timeout to 504\n\n  3 passing (412ms)\n  1 failing\n\n  1) Users\n       should create a user:\n     ${failure}\n      at Context.<anonymous> (tests/users.test.ts:41:22)`;
+    const permanent = summarizeOutcome({ output: suite("AssertionError: expected 400 to equal 201") });
+    expect(permanent.kind).toBe("error");
+    expect(permanent.transient).toBeUndefined();
+    expect(summarizeOutcome({ output: suite("Error: connect ECONNREFUSED 127.0.0.1:5432") }).transient).toBe(true);
+    // A failure that states no error line is read whole, as before.
+    expect(summarizeOutcome({ output: "curl: (28) Operation timed out after 30001 milliseconds with 0 bytes received\nexit code 28" }).transient).toBe(true);
+  });
+
   it("reads an error that calls itself flaky or intermittent as transient", () => {
     // Ported from gent's executor tests: a tool failing twice with "flaky error", then succeeding.
     const flaky = { tool: "flaky", args: {}, error: "flaky error" };
