@@ -45,3 +45,31 @@ export class BoundedCache<K, V> {
     return n;
   }
 }
+
+/**
+ * A BoundedCache under two string keys, looked up one after the other. The
+ * callers' keys are strings their records already hold (an argument hash, a
+ * tool name), which V8 hashes once for the string's lifetime; one key joined
+ * from the two would be a new string to build and hash on every lookup, which
+ * costs several times the lookup itself on the detectors' hot paths.
+ * `capacity` bounds the first keys as BoundedCache does; `perKey` bounds the
+ * entries under one first key (they are dropped together when it is reached).
+ */
+export class BoundedTable<V> {
+  private readonly rows: BoundedCache<string, Map<string, V>>;
+
+  constructor(capacity: number, private readonly perKey: number) {
+    this.rows = new BoundedCache(capacity);
+  }
+
+  get(first: string, second: string): V | undefined {
+    return this.rows.get(first)?.get(second);
+  }
+
+  set(first: string, second: string, value: V): void {
+    let row = this.rows.get(first);
+    if (!row) this.rows.set(first, (row = new Map()));
+    else if (row.size >= this.perKey && !row.has(second)) row.clear();
+    row.set(second, value);
+  }
+}

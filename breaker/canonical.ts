@@ -53,16 +53,16 @@ export function canonicalArgs(args: unknown): string {
   return toJson(args, argsReplacer);
 }
 
-/** A tool output's canonical JSON with volatile values masked, and the generated ids masking took out. */
-export function canonicalOutputParts(output: unknown): { canonical: string; ids: string[] } {
+/** A tool output's canonical JSON with volatile values masked, the generated ids masking took out, and whether it is a page snapshot's text. */
+export function canonicalOutputParts(output: unknown): { canonical: string; ids: string[]; page: boolean } {
   let masked: Masked;
   try {
     masked = maskVolatile(output);
   } catch (error) {
-    // Getters that throw, exotic proxies: hash what we can say about it.
-    return { canonical: JSON.stringify(`[Unserializable: ${(error as Error)?.message ?? "unknown"}]`), ids: [] };
+    // Getters that throw, exotic proxies (never a text, so never a snapshot): hash what we can say about it.
+    return { canonical: JSON.stringify(`[Unserializable: ${(error as Error)?.message ?? "unknown"}]`), ids: [], page: false };
   }
-  return { canonical: toJson(masked.value, argsReplacer), ids: masked.ids };
+  return { canonical: toJson(masked.value, argsReplacer), ids: masked.ids, page: masked.page };
 }
 
 /** Canonical JSON of a tool output with volatile values (request ids, timestamps, fresh ids) masked. */

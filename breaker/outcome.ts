@@ -3,7 +3,6 @@ import { canonicalOutputParts, hashText } from "./canonical.js";
 import { failureCause } from "./failure-cause.js";
 import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, spokenText, type FailureSignal } from "./output-signals.js";
 import { keyWords } from "./key-words.js";
-import { isPageSnapshot } from "./page-snapshot.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -183,7 +182,8 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
       ...(ids.length > 0 ? { ids: hashText(ids.join("\n")) } : {}),
       ...(inProgress ? { inProgress: true } : {}),
       ...(inProgress && ids.length > 0 ? { handles: handlesOf(ids) } : {}),
-      ...(typeof value === "string" && isPageSnapshot(value) ? { page: true } : {}),
+      // Read while masking (a snapshot's references are masked): the text is not scanned twice.
+      ...(parts.page ? { page: true } : {}),
       ...(kind === "ok" && reportsChange(value) ? { changed: true } : {}),
     };
   } catch (error) {

@@ -60,7 +60,11 @@ export function isPageSnapshot(text: string): boolean {
 
 /** A page snapshot with its element references, media clock positions and slider values masked; other text unchanged. */
 export function maskPageSnapshot(text: string): string {
-  if (!isPageSnapshot(text)) return text;
+  return isPageSnapshot(text) ? maskSnapshot(text) : text;
+}
+
+/** `maskPageSnapshot` for a text already known to be a snapshot (`isPageSnapshot`): a caller that needs the answer too asks once. */
+export function maskSnapshot(text: string): string {
   return withoutCutFragments(text)
     .replace(BID_NODE, "$1[<ref>]")
     .replace(REF_ATTRIBUTE, "[ref=<ref>]")

@@ -12,7 +12,7 @@
  */
 
 import { keyWords } from "./key-words.js";
-import { maskPageSnapshot } from "./page-snapshot.js";
+import { isPageSnapshot, maskSnapshot } from "./page-snapshot.js";
 
 
 // Keys whose values are per-request noise wherever they appear.
@@ -145,12 +145,15 @@ export interface Masked {
   value: unknown;
   /** The generated identifiers masked away, in order: a fresh one each call marks a new thing made. */
   ids: string[];
+  /** The value is a text that reads as a page snapshot (`isPageSnapshot`), found while masking it. */
+  page: boolean;
 }
 
 interface Walk {
   /** The objects being copied, outermost first: a value among them is a cycle. An array, since it is rarely deeper than a few. */
   path: object[];
   ids: string[];
+  page: boolean;
 }
 
 // Bounds on the walk: outputs are untrusted (cycles, huge or deep structures).
@@ -160,7 +163,10 @@ const MAX_BREADTH = 10_000;
 function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unknown {
   if (typeof value === "string") {
     // A page snapshot's element references and media positions move whatever the action did: masked first.
-    const timed = maskTimes(maskPageSnapshot(value));
+    const page = isPageSnapshot(value);
+    // The output itself a snapshot: the outcome says so, and need not scan the text again.
+    if (depth === 0) walk.page = page;
+    const timed = maskTimes(page ? maskSnapshot(value) : value);
     return inList ? timed : maskIds(timed, walk.ids);
   }
   if (value === null || typeof value !== "object") return value;
@@ -196,6 +202,6 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
 
 /** A copy of a tool output with its volatile values masked (see the module comment), and the ids it masked. */
 export function maskVolatile(value: unknown): Masked {
-  const walk: Walk = { path: [], ids: [] };
-  return { value: mask(value, false, 0, walk), ids: walk.ids };
+  const walk: Walk = { path: [], ids: [], page: false };
+  return { value: mask(value, false, 0, walk), ids: walk.ids, page: walk.page };
 }

@@ -221,20 +221,17 @@ export function requestKeysOf(call: CallRecord): RequestKeys {
   return keys;
 }
 
-// Two caches: by record (free when the same window is checked again) and by
-// argument hash (stores hand out fresh copies of records on every check).
-const byRecord = new WeakMap<CallRecord, ArgFeatures>();
+// By argument hash alone: a record's hash string is hashed once for its lifetime, so the lookup
+// costs what a lookup by record would, and a store's fresh copies of the records (a Redis store
+// decodes new ones on every check) need no WeakMap entry each.
 const byHash = new BoundedCache<string, ArgFeatures>(2_048);
 
 /** Features of a call's arguments, parsed once and cached. */
 export function featuresOf(call: CallRecord): ArgFeatures {
-  let features = byRecord.get(call);
-  if (features) return features;
-  features = byHash.get(call.argsHash);
+  let features = byHash.get(call.argsHash);
   if (!features) {
     features = argFeatures(call.args);
     byHash.set(call.argsHash, features);
   }
-  byRecord.set(call, features);
   return features;
 }

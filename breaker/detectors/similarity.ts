@@ -1,4 +1,4 @@
-import { BoundedCache } from "../bounded-cache.js";
+import { BoundedTable } from "../bounded-cache.js";
 import type { CallRecord } from "../types.js";
 import { featuresOf, type ArgFeatures, type FieldValue, type TextWords } from "./arg-features.js";
 
@@ -117,17 +117,21 @@ export function argsSimilarity(a: ArgFeatures, b: ArgFeatures): number {
   return leastField(a, b, (x, y) => valueSimilarity(x, y, budget));
 }
 
-// Scores by argument-hash pair: each check compares the candidate with the
+// Scores by argument-hash pair, the lesser hash first: each check compares the candidate with the
 // same window the last check saw, so most pairs were scored already.
-const pairs = new BoundedCache<string, number>(8_192);
-const loosePairs = new BoundedCache<string, number>(8_192);
+const PAIRED_HASHES = 1_024;
+const PAIRS_PER_HASH = 64;
+const pairs = new BoundedTable<number>(PAIRED_HASHES, PAIRS_PER_HASH);
+const loosePairs = new BoundedTable<number>(PAIRED_HASHES, PAIRS_PER_HASH);
 
-function pairScore(a: CallRecord, b: CallRecord, cache: BoundedCache<string, number>, score: (x: ArgFeatures, y: ArgFeatures) => number): number {
-  const key = a.argsHash < b.argsHash ? `${a.argsHash}${b.argsHash}` : `${b.argsHash}${a.argsHash}`;
-  let found = cache.get(key);
+function pairScore(a: CallRecord, b: CallRecord, cache: BoundedTable<number>, score: (x: ArgFeatures, y: ArgFeatures) => number): number {
+  const aFirst = a.argsHash < b.argsHash;
+  const low = aFirst ? a.argsHash : b.argsHash;
+  const high = aFirst ? b.argsHash : a.argsHash;
+  let found = cache.get(low, high);
   if (found === undefined) {
     found = score(featuresOf(a), featuresOf(b));
-    cache.set(key, found);
+    cache.set(low, high, found);
   }
   return found;
 }
