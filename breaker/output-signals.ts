@@ -145,9 +145,13 @@ export function isCancellation(text: string): boolean {
   return CANCELLED.test(text.trim().replace(/^(error:\s*)?([\w.-]+ failed:\s*)?/i, ""));
 }
 
+// A failure that says a retry will not cure it, whatever else it names: "BLOCKED: Command timed out. Do NOT retry
+// this command.", "NonRetryableError", "not retryable".
+const NOT_RETRYABLE = /\b(do not|don't|never|must not|should not|cannot|can't|will not|won't) (be )?(retry|retried|try again)\b|\bnon-?retr[iy]able|\bnot retr[iy]able\b/i;
+
 /** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
 export function isTransientText(text: string): boolean {
-  return TRANSIENT.test(text);
+  return TRANSIENT.test(text) && !NOT_RETRYABLE.test(text);
 }
 
 // A harness's header line above the result: "Created At: 2026-07-25T20:24:10+05:30", "Tokens: 4.1k sent, 224 received."

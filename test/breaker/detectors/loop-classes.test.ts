@@ -196,6 +196,18 @@ describe("transient failures earn retries", () => {
     expect(summarizeOutcome({ output: "curl: (28) Operation timed out after 30001 milliseconds with 0 bytes received\nexit code 28" }).transient).toBe(true);
   });
 
+  it("reads a failure that says a retry will not cure it as permanent, whatever else it names", () => {
+    // A Hermes harness blocking a command it timed out, and errors that call themselves non-retryable.
+    const blockedInstall = { output: "", exit_code: -1, error: "BLOCKED: Command timed out. Do NOT retry this command.", status: "blocked" };
+    expect(summarizeOutcome({ output: blockedInstall })).toMatchObject({ kind: "error" });
+    expect(summarizeOutcome({ output: blockedInstall }).transient).toBeUndefined();
+    expect(summarizeOutcome({ error: "NonRetryableError: upstream returned 503 for a deleted resource" }).transient).toBeUndefined();
+    expect(summarizeOutcome({ error: "Error: 503 Service Unavailable (retryable)" }).transient).toBe(true);
+    // Three blocked attempts at one install are not three retries of a rate limit: the third is refused.
+    const install: CallSpec = { tool: "terminal", args: { command: "pip install Pillow -q", timeout: 30 }, result: blockedInstall };
+    expect(blocked([install, install, { tool: "terminal", args: install.args }])).toBe(true);
+  });
+
   it("reads an error that calls itself flaky or intermittent as transient", () => {
     // Ported from gent's executor tests: a tool failing twice with "flaky error", then succeeding.
     const flaky = { tool: "flaky", args: {}, error: "flaky error" };
