@@ -1,12 +1,13 @@
-// `npm run corpus [-- --split dev|heldout] [--write]`: replay the labelled corpus through the
-// breaker (default policy) and print recall and false-positive rate per split; --write
-// regenerates the figures in docs/DETECTORS.md.
+// `npm run corpus [-- --split dev|heldout] [--policy <file>] [--write]`: replay the labelled
+// corpus through the breaker (default policy, or the policy file's) and print recall and
+// false-positive rate per split; --write regenerates the figures in docs/DETECTORS.md.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CORPUS_DIR, loadCorpus, type Split } from "./corpus/load.js";
 import { consoleSummary, corpusMarkdown, unexplained, type Notes } from "./corpus/report.js";
 import { scoreCases, splitFigures } from "./corpus/score.js";
+import { parsePolicy } from "../breaker/policy.js";
 
 const DOC = fileURLToPath(new URL("../docs/DETECTORS.md", import.meta.url));
 const NOTES = `${CORPUS_DIR}/heldout-notes.json`;
@@ -33,10 +34,13 @@ export function withFigures(doc: string, markdown: string): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { split: { type: "string" }, write: { type: "boolean" } } });
+  const { values } = parseArgs({ options: { split: { type: "string" }, policy: { type: "string" }, write: { type: "boolean" } } });
   const only = values.split as Split | undefined;
   if (only && only !== "dev" && only !== "heldout") throw new Error(`--split must be dev or heldout, not ${only}.`);
-  const scored = await scoreCases(loadCorpus().filter((c) => !only || c.split === only));
+  // A policy to try against the corpus (the published figures are the default policy's).
+  if (values.policy && values.write) throw new Error("--write publishes the default policy's figures: drop --policy.");
+  const policy = values.policy ? parsePolicy(JSON.parse(await readFile(values.policy, "utf8"))) : undefined;
+  const scored = await scoreCases(loadCorpus().filter((c) => !only || c.split === only), policy);
   const splits = (only ? [only] : (["dev", "heldout"] as const)).map((split) => splitFigures(scored, split));
   for (const s of splits) console.log(consoleSummary(s));
   if (values.write) {
