@@ -58,12 +58,11 @@ export function isPageSnapshot(text: string): boolean {
   return MAY_BE_SNAPSHOT.test(text) && countNodes(text) >= MIN_NODES;
 }
 
-/** A page snapshot with its element references, media clock positions and slider values masked; other text unchanged. */
-export function maskPageSnapshot(text: string): string {
-  return isPageSnapshot(text) ? maskSnapshot(text) : text;
-}
-
-/** `maskPageSnapshot` for a text already known to be a snapshot (`isPageSnapshot`): a caller that needs the answer too asks once. */
+/**
+ * A text already known to be a page snapshot (`isPageSnapshot`, asked once by
+ * the caller, which keeps the answer) with its element references, media
+ * clock positions and slider values masked.
+ */
 export function maskSnapshot(text: string): string {
   return withoutCutFragments(text)
     .replace(BID_NODE, "$1[<ref>]")
