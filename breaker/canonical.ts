@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { configure } from "safe-stable-stringify";
-import { maskVolatile, type Masked } from "./volatile.js";
+import { isCallStampKey, maskVolatile, type Masked } from "./volatile.js";
 
 // Sorted keys, BigInt as numbers-in-strings, cycles marked instead of thrown:
 // a fingerprint must exist for anything a model or a tool can produce.
@@ -33,10 +33,15 @@ function normalizeString(value: string): string {
   return (NON_ASCII.test(value) ? value.normalize("NFKC") : value).trim();
 }
 
-function argsReplacer(_key: string, value: unknown): unknown {
+function valueReplacer(_key: string, value: unknown): unknown {
   if (typeof value === "string") return normalizeString(value);
   if (typeof value === "number" && Object.is(value, -0)) return 0;
   return value;
+}
+
+// A call's own stamp (callId, traceId, nonce) is not part of what it asks: dropped, so a fresh one each call is no new request.
+function argsReplacer(key: string, value: unknown): unknown {
+  return key !== "" && isCallStampKey(key) ? undefined : valueReplacer(key, value);
 }
 
 function toJson(value: unknown, replacer: (key: string, value: unknown) => unknown): string {
@@ -48,7 +53,7 @@ function toJson(value: unknown, replacer: (key: string, value: unknown) => unkno
   }
 }
 
-/** Canonical JSON of tool arguments: key order, surrounding whitespace and Unicode form never matter. */
+/** Canonical JSON of tool arguments: key order, surrounding whitespace, Unicode form and the call's own stamp (call id, trace id, nonce) never matter. */
 export function canonicalArgs(args: unknown): string {
   return toJson(args, argsReplacer);
 }
@@ -62,7 +67,7 @@ export function canonicalOutputParts(output: unknown): { canonical: string; ids:
     // Getters that throw, exotic proxies (never a text, so never a snapshot): hash what we can say about it.
     return { canonical: JSON.stringify(`[Unserializable: ${(error as Error)?.message ?? "unknown"}]`), ids: [], page: false };
   }
-  return { canonical: toJson(masked.value, argsReplacer), ids: masked.ids, page: masked.page };
+  return { canonical: toJson(masked.value, valueReplacer), ids: masked.ids, page: masked.page };
 }
 
 /** Canonical JSON of a tool output with volatile values (request ids, timestamps, fresh ids) masked. */

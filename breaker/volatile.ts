@@ -17,6 +17,23 @@ import { isPageSnapshot, maskSnapshot } from "./page-snapshot.js";
 
 // Keys whose values are per-request noise wherever they appear.
 const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?$|^(nonce|etag|signature|cwd)$/;
+// Argument keys that name the call itself, not what it asks for: a harness or a model stamps a fresh one on every
+// call ("callId": "call-3"), so a request repeated with a new one is the same request. A request id is left out:
+// as an argument it is often the thing asked about (`get_request_status({requestId})`).
+const CALL_STAMP_KEY = /^((tool )?call|invocation|trace|span|correlation) id$|^idempotency (id|key)$|^nonce$/;
+
+const callStampKeys = new Map<string, boolean>();
+/** An argument key whose value stamps the call (call id, trace id, nonce), not what it asks: left out of the request. */
+export function isCallStampKey(key: string): boolean {
+  let stamp = callStampKeys.get(key);
+  if (stamp === undefined) {
+    stamp = CALL_STAMP_KEY.test(keyWords(key).join(" "));
+    // Keys come from model-written arguments: keep the memo small.
+    if (callStampKeys.size > 4_096) callStampKeys.clear();
+    callStampKeys.set(key, stamp);
+  }
+  return stamp;
+}
 const TIME_WORDS = new Set(["at", "time", "timestamp", "ts", "date", "datetime", "epoch", "now"]);
 const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime"]);
 const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
@@ -53,11 +70,16 @@ function cachedKind(key: string): KeyKind {
   return kind;
 }
 
-// Clock times: a date-time, a time with seconds. Both need a colon, so a text without one skips them.
+// Clock times: a date-time, a time with seconds, a listing's "Dec  1 21:50" (`ls -l` in any locale: "мая 30 22:52",
+// "1. Dez 21:50"). All need a colon, so a text without one skips them.
 const CLOCK_PATTERNS: readonly RegExp[] = [
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g,
   /\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g,
+  /(?<![\p{L}\p{N}])(\p{L}{3,4}\.? {1,2}\d{1,2}|\d{1,2}\.? \p{L}{3,4}\.?) +\d{1,2}:\d{2}(?![\p{N}:])/gu,
 ];
+// A long listing's row for the parent directory ("drwxrwxrwt 9260 root root 507904 ... .."): its link count and
+// size move with whatever else the machine does, and it says nothing about the directory listed.
+const PARENT_ROW = /^[-dlbcps][-rwxsStT]{9}[.+@]?[ \t]+\d+[ \t].*[ \t]\.\.$/gm;
 // Other times, masked after the clock times: "3 seconds ago", durations after a verb, epoch milliseconds.
 const TIME_PATTERNS: readonly RegExp[] = [
   /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
@@ -166,7 +188,8 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
     const page = isPageSnapshot(value);
     // The output itself a snapshot: the outcome says so, and need not scan the text again.
     if (depth === 0) walk.page = page;
-    const timed = maskTimes(page ? maskSnapshot(value) : value);
+    const text = page ? maskSnapshot(value) : value;
+    const timed = maskTimes(text.includes(" ..") ? text.replace(PARENT_ROW, "<parent directory>") : text);
     return inList ? timed : maskIds(timed, walk.ids);
   }
   if (value === null || typeof value !== "object") return value;
