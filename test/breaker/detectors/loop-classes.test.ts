@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../../breaker/outcome.js";
 import { DEFAULT_POLICY } from "../../../breaker/policy.js";
+import { isNoOpCommand } from "../../../breaker/detectors/no-op.js";
 import { decideOn, findingOf, severity, type CallSpec } from "../support/window.js";
 
 // The classes of behaviour held-out data showed the detectors getting wrong, each with its
@@ -501,6 +502,34 @@ describe("flailing", () => {
     const crm = (name: string, out = "empty"): CallSpec => ({ tool: "crm_find", args: { name }, out });
     const specs = [crm("Nordwind GmbH"), crm("Nordwind Handels", "hit-1"), crm("Kestrel"), crm("Kestrel Laboratories"), crm("Kestrel Labs Inc", "hit-2"), crm("Ortega and Sons")];
     expect(blocked([...specs, { tool: "crm_find", args: { name: "Ortega & Sons Ltd" } }])).toBe(false);
+  });
+});
+
+describe("commands that do no work", () => {
+  const bash = (command: string, result?: string): CallSpec => ({ tool: "Bash", args: { command }, ...(result === undefined ? {} : { result }) });
+
+  it("reads a command that only succeeds or prints its own words as a no-op, and one that reads, expands or writes as work", () => {
+    for (const line of ["true", ":", "echo ok", "cmd /c echo marker1", 'bash -c "echo done"', "echo start; echo done", "printf 'wave A'"]) {
+      expect(isNoOpCommand(line), line).toBe(true);
+    }
+    for (const line of ["echo $PATH", "echo ok > status.txt", "echo hi | wc -c", "echo $(date)", "ls", "echo start; npm test", "true && make"]) {
+      expect(isNoOpCommand(line), line).toBe(false);
+    }
+  });
+
+  it("stops a model stalling with no-op commands, answered or not", () => {
+    const stalls = ["true", "echo launching-wave-A", "echo ok", "echo done", "echo final-check"].map((c) => bash(c, "Command executed successfully"));
+    expect(findingOf(decideOn([...stalls, bash("echo LAST-ONE")]), "flailing")).toMatchObject({ severity: "block", count: 6 });
+    // Recorded without results: a no-op's answer is known before it runs.
+    const unanswered = [1, 2, 3, 4, 5].map((i) => bash(`echo marker${i}`));
+    expect(severity(decideOn([...unanswered, bash("echo marker6")]), "flailing")).toBe("block");
+  });
+
+  it("lets the real step through after the stall, and echoes between real commands", () => {
+    const stalls = ["true", "echo a", "echo b", "echo c", "echo d"].map((c) => bash(c, "Command executed successfully"));
+    expect(severity(decideOn([...stalls, bash("./gradlew build")]), "flailing")).toBe("none");
+    const work = [bash("echo '== build =='", "== build =="), bash("make", "ok"), bash("echo '== test =='", "== test =="), bash("make test", "ok"), bash("echo done", "done")];
+    expect(severity(decideOn([...work, bash("echo bye")]), "flailing")).toBe("none");
   });
 });
 
