@@ -6,7 +6,7 @@ import type { CallRecord } from "../types.js";
 
 /** One argument value reduced to what tells two requests apart. */
 export type FieldValue =
-  | { kind: "text"; words: TextWords; all: TextWords; numbers: string; code: boolean }
+  | { kind: "text"; words: TextWords; all: TextWords; numbers: string; code: boolean; prose: boolean }
   | { kind: "number"; value: number }
   | { kind: "position"; value: number }
   | { kind: "exact"; value: string };
@@ -104,7 +104,7 @@ const ARGV_KEY = /^(command|cmd|argv|commands?_?line|exec)$/i;
 const isArgv = (key: string, list: readonly unknown[]) =>
   list.length > 1 && (ARGV_KEY.test(key) || list.some((v) => typeof v === "string" && /^--?[a-z]/i.test(v)));
 
-function textValue(value: string, code = false): FieldValue {
+function textValue(value: string, code = false, list = false): FieldValue {
   const text = value.trim();
   // An address is an identifier: any change, however small, names someone else.
   if (/^\S+@\S+$/.test(text)) return { kind: "exact", value: text.toLowerCase() };
@@ -121,7 +121,8 @@ function textValue(value: string, code = false): FieldValue {
   // "42" and 42 ask for the same record.
   if (/^-?\d+(\.\d+)?$/.test(text)) return { kind: "number", value: Number(text) };
   const isCode = code || CODE.test(text);
-  return { kind: "text", ...normalizeText(text, !isCode), code: isCode };
+  // Prose: words separated by spaces, neither code nor a list of tags or ids read as one text.
+  return { kind: "text", ...normalizeText(text, !isCode), code: isCode, prose: !isCode && !list && /\s/.test(text) };
 }
 
 // Screen positions: `{x, y}`, `{start_x}`, `{coordinate: [x, y]}`. A click a few pixels off aims at the same
@@ -145,7 +146,7 @@ function collect(value: unknown, path: string, key: string, depth: number, out: 
   else if (Array.isArray(value) && isPositionList(key, value)) value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
   else if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
     // A list of tags or ids: order does not matter, so it reads as one text.
-    out.set(path, textValue(value.map(String).join(" "), isArgv(key, value)));
+    out.set(path, textValue(value.map(String).join(" "), isArgv(key, value), true));
   } else if (value !== null && typeof value === "object" && depth < MAX_DEPTH) {
     const point = Array.isArray(value) ? undefined : pointKeys(value as Record<string, unknown>);
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {

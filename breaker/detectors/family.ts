@@ -1,7 +1,8 @@
 import type { CallRecord } from "../types.js";
 import { severityOf, type DetectionInput } from "./detector.js";
 import { elementRefVariants } from "./element-refs.js";
-import { looselySimilar, sameRequest } from "./similarity.js";
+import { looselySimilar, proseVariants, sameRequest } from "./similarity.js";
+import { mutates } from "./mutation.js";
 import { staleStreak } from "./streak.js";
 import { pollsRunningWork } from "./running-work.js";
 import { waitSeconds } from "./waits.js";
@@ -51,10 +52,16 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
   return polls ? "poll" : "plain";
 }
 
-// A rewording of the candidate's request, or, on a page that renumbers its elements, the same action under
-// another element reference (judged only where the answers show it: the same page back to two of them).
+// A rewording of the candidate's request, the same request with other prose beside it, or, on a page that
+// renumbers its elements, the same action under another element reference (judged only where the answers
+// show it: the same answer back to two of them). A change answers alike whatever it was told to write ("Saved"),
+// and an answer with a fresh id made something new each time, so neither shows anything about its prose.
 function askedAlike(call: CallRecord, candidate: CallRecord, similarity: number): boolean {
-  return looselySimilar(call, candidate, similarity) || (call.outcome?.page === true && elementRefVariants(call, candidate));
+  return (
+    looselySimilar(call, candidate, similarity) ||
+    (proseVariants(call, candidate) && !mutates(call) && call.outcome?.ids === undefined) ||
+    (call.outcome?.page === true && elementRefVariants(call, candidate))
+  );
 }
 
 /**

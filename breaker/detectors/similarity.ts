@@ -167,3 +167,32 @@ export function looselySimilar(a: CallRecord, b: CallRecord, threshold: number):
   if (a.tool !== b.tool) return false;
   return a.argsHash === b.argsHash || pairScore(a, b, loosePairs, looseSimilarity) >= threshold;
 }
+
+// 1 when two argument sets differ in prose fields alone, with the same numbers in them, and agree on at least one
+// field that names what is asked (a command, a target, an id; a flag names nothing): what is asked stays, only
+// the words around it change. 0 otherwise.
+function proseApart(a: ArgFeatures, b: ArgFeatures): number {
+  let substance = false;
+  const least = leastField(a, b, (x, y) => {
+    if (valueSimilarity(x, y) === 1) {
+      if (!(x.kind === "exact" && (x.value === "true" || x.value === "false"))) substance = true;
+      return 1;
+    }
+    return x.kind === "text" && y.kind === "text" && x.prose && y.prose && x.numbers === y.numbers ? 1 : 0;
+  });
+  return least === 1 && substance ? 1 : 0;
+}
+
+const prosePairs = new BoundedTable<number>(PAIRED_HASHES, PAIRS_PER_HASH);
+
+/**
+ * True when two calls of one tool make the same request with different prose
+ * beside it (a harness's "brief", a note to the user): a command, a target or
+ * an id the same, only the free text changed. The text may be the request
+ * (a search's query) or commentary on it; the detectors use this only where
+ * the answers show it is commentary: the same answer to two such calls.
+ */
+export function proseVariants(a: CallRecord, b: CallRecord): boolean {
+  if (a.tool !== b.tool || a.argsHash === b.argsHash) return false;
+  return pairScore(a, b, prosePairs, proseApart) === 1;
+}

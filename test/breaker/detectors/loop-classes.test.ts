@@ -440,6 +440,32 @@ describe("identifier variants and rewordings are one request", () => {
     expect(blocked([...other, read("Customer escalations opened this month")])).toBe(false);
   });
 
+  it("reads the same command with other prose beside it as one request once the answers show it: the same answer each time", () => {
+    // Shape of hackerai's terminal tool: a "brief" for the user changes with every call, the scan does not.
+    const scan = "Nmap scan report for 10.10.14.7\nPORT     STATE    SERVICE\n80/tcp   filtered http\n443/tcp  filtered https";
+    const run = (brief: string, result?: string): CallSpec => ({
+      tool: "run_terminal_cmd",
+      args: { command: "nmap -Pn -p 80,443 10.10.14.7", brief, is_background: false },
+      ...(result === undefined ? {} : { result }),
+    });
+    const briefs = ["Scanning web ports", "Re-checking web ports", "Verifying filtered ports"];
+    expect(blocked([...briefs.map((b) => run(b, scan)), run("Final port check")])).toBe(true);
+    // The same scan, its ports opening: each answer is news, whatever the brief says.
+    const opening = ["filtered", "open", "closed"].map((state, i) => run(briefs[i]!, scan.replace("80/tcp   filtered", `80/tcp   ${state}`)));
+    expect(blocked([...opening, run("Final port check")])).toBe(false);
+  });
+
+  it("does not read prose beside a change, or a send that made a new message each time, as commentary", () => {
+    // A file written with other contents each time is acknowledged alike: the answer says nothing about the prose.
+    const write = (content: string, result?: string): CallSpec => ({ tool: "write_file", args: { path: "notes/plan.md", content }, ...(result === undefined ? {} : { result }) });
+    const drafts = ["Draft the plan for the launch", "Plan the launch with the design team", "Launch plan with owners and dates"];
+    expect(blocked([...drafts.map((d) => write(d, "Wrote notes/plan.md")), write("Final launch plan")])).toBe(false);
+    // Distinct messages to one chat, each given a fresh message id.
+    const send = (text: string, id?: string): CallSpec => ({ tool: "message", args: { action: "deliver", target: "feishu:oc_chat", text }, ...(id === undefined ? {} : { result: { ok: true, messageId: id } }) });
+    const lines = ["line one here", "line two here", "line three here"].map((t, i) => send(t, `om_x100b5${i}f2a9c0d8e7b6a5`));
+    expect(blocked([...lines, send("line final here")])).toBe(false);
+  });
+
   it("compares command lines as code: a long shared `cd <path> &&` prefix does not make different commands one request", () => {
     const dir = "cd /Users/dev/Library/CloudStorage/OneDrive-Acme/Documents/Projects/Personal/go-clean-arch";
     const sh = (command: string, result?: string): CallSpec => ({ tool: "execute_terminal_command", args: { command: `${dir} && ${command}` }, ...(result === undefined ? {} : { result }) });
