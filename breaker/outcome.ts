@@ -175,7 +175,7 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     const said = failureInOutput(value);
     const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? failureSignal(canonical) : undefined);
     if (failure) return failed("error", failure, canonical, echoes, raw.tool, spokenText(value));
-    const kind = !inProgress && isEmptyOutput(value) ? "empty" : "ok";
+    const kind = !inProgress && isEmptyOutput(value, echoes) ? "empty" : "ok";
     return {
       kind,
       fingerprint: hashText(`${kind}:${canonical}`),

@@ -326,17 +326,33 @@ function emptyFields(fields: Fields): boolean {
   return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
 }
 
-// A terminal capture's prompt line (`runner@d4d5:~/workspace$`, optionally with the command it echoes): the
-// terminal speaking, not the program. A capture made only of prompts printed nothing.
-const PROMPT_LINE = /^[\w.-]+@[\w.-]+:[^\n$#]*[$#](\s[^\n]*)?$/;
-const onlyPrompts = (text: string) => text.split("\n").every((line) => line.trim() === "" || PROMPT_LINE.test(line.trim()));
+// A terminal capture's prompt line (`runner@d4d5:~/workspace$`, Windows's `C:\app>` or `PS C:\app>`, optionally
+// with the command it echoes) and the banner a shell prints as it starts (its name and version, `Microsoft
+// Windows [Version 10.0.26200]`, and its copyright notice): the terminal speaking, not the program.
+const PROMPT_LINE = /^[\w.-]+@[\w.-]+:[^\n$#]*[$#](\s[^\n]*)?$|^(PS )?[a-z]:\\[^\n<>|]*>(\s[^\n]*)?$/i;
+const BANNER_LINE = /^[^\n]+\[version [\d.]+\]$|^(\(c\)|©|copyright\b)[^\n]*\ball rights reserved\.?$/i;
 
-/** True when an output holds nothing: empty structures, a zero count, or a short "nothing found" text. */
-export function isEmptyOutput(value: unknown): boolean {
+// A capture made only of prompts, the shell's banner and the command it echoes (an argument of the call,
+// alone on its line) printed nothing of the program's own.
+function onlyPrompts(text: string, echoes: readonly string[]): boolean {
+  const shellLine = (line: string) => line === "" || PROMPT_LINE.test(line) || BANNER_LINE.test(line) || echoes.includes(line);
+  // Most outputs (a page of HTML) fail on their first line: read it before splitting the rest.
+  const end = text.indexOf("\n");
+  if (!shellLine((end < 0 ? text : text.slice(0, end)).trim())) return false;
+  const lines = text.split("\n").map((line) => line.trim());
+  return lines.every(shellLine) && lines.some((line) => PROMPT_LINE.test(line));
+}
+
+/**
+ * True when an output holds nothing: empty structures, a zero count, a short
+ * "nothing found" text, or a terminal capture of only the shell's own words
+ * (`echoes`: the call's argument values, which a terminal echoes back).
+ */
+export function isEmptyOutput(value: unknown, echoes: readonly string[] = []): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === "string") {
     const text = value.trim();
-    if (text.includes("@") && onlyPrompts(text)) return true;
+    if (/[@>]/.test(text) && onlyPrompts(text, echoes)) return true;
     return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
   }
   if (Array.isArray(value)) return emptyList(value);

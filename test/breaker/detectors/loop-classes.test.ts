@@ -109,6 +109,20 @@ describe("errors and empties, wherever they are said", () => {
     expect(summarizeOutcome({ output: "runner@host:~$ python main.py\n=== Testing Schema Translation ===\nrunner@host:~$" }).kind).toBe("ok");
   });
 
+  it("reads a Windows terminal that printed only its banner, its prompt and the command it echoes as empty, and stops the third such run", () => {
+    // Recorded shape (Windsurf Cascade): `node -v` sent before cmd.exe finished starting.
+    const lost = "node -v\n\nMicrosoft Windows [Version 10.0.26200.8037]\n(c) Microsoft Corporation. All rights reserved.\n\nc:\\path>";
+    expect(summarizeOutcome({ output: lost, args: { command: "node -v" } }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "PS C:\\app> node -v\nPS C:\\app>", args: { command: "node -v" } }).kind).toBe("empty");
+    const run = (result?: string): CallSpec => ({ tool: "run_command", args: { command: "node -v" }, ...(result === undefined ? {} : { result }) });
+    expect(blocked([run(lost), run(lost), run()])).toBe(true);
+    // The program's own answer beside the prompt is output; so is a line the call did not send.
+    const answered = "node -v\nv20.11.1\n\nc:\\path>";
+    expect(summarizeOutcome({ output: answered, args: { command: "node -v" } }).kind).toBe("ok");
+    expect(summarizeOutcome({ output: "node -v\n\nc:\\path>", args: { command: "npm -v" } }).kind).toBe("ok");
+    expect(blocked([run(answered), run("Build succeeded.\n\nc:\\path>"), run()])).toBe(false);
+  });
+
   it.each([
     ["an error word opening the text", "Runtime failed: container exited"],
     ["an exit code at the end", "npm ERR! missing script: lint\n... returned exit code 1"],
