@@ -105,7 +105,7 @@ export function familyStreak(input: DetectionInput): FamilyStreak {
   const belongs = (call: CallRecord) =>
     sameRequest(call, candidate, similarity) ||
     (echoed !== undefined && call.outcome?.kind === "ok" && echoed.has(call.outcome.fingerprint) && askedAlike(call, candidate, similarity));
-  const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs);
+  const { stale, news, afterChange, sinceChange } = staleStreak(run, belongs, mutates(candidate));
   const result: FamilyStreak = { streak: stale, ...(news ? { news } : {}), varied: false, kind: kindOf(input, stale, news, afterChange), sinceChange };
   result.varied = result.streak.some((c) => c.argsHash !== candidate.argsHash);
   cache.set(input, result);

@@ -4,6 +4,7 @@ import { requestKeysOf } from "./arg-features.js";
 import { findingAt } from "./detector.js";
 import { familyStreak } from "./family.js";
 import { times } from "./wording.js";
+import { mutates } from "./mutation.js";
 import { staleStreak } from "./streak.js";
 
 /**
@@ -38,7 +39,7 @@ export const identicalRepeat: Detector = {
     if (!level.resetOnProgress) streak = run.filter((c) => identical(c) && c.outcome?.kind !== "error");
     else {
       // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
-      const { stale, pending, sinceChange } = staleStreak(run, identical);
+      const { stale, pending, sinceChange } = staleStreak(run, identical, mutates(candidate));
       const kind = familyStreak(input).kind;
       // After a change only the repeats since it are plain repeats; the retry levels judge the rest.
       const counted = kind === "plain" ? stale : kind === "retry" ? sinceChange : [];

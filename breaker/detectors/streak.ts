@@ -23,10 +23,16 @@ export interface Streak {
 // Per run: whether each call did something new. Computed once per run array, whatever the request asked about.
 const freshness = new WeakMap<readonly CallRecord[], Uint8Array>();
 
+/** A call the run had not made before, that did not fail. */
+export const NEW_CALL = 1;
+/** A call made before whose answer changed. */
+export const NEW_ANSWER = 2;
+
 /**
- * For each call of a run, whether it did something new: a call the agent had
- * not made before in the run that did not fail (a new step of work), or a
- * known call whose answer changed.
+ * For each call of a run, whether it did something new: `NEW_CALL` for a
+ * call the agent had not made before in the run that did not fail (a new
+ * step of work), `NEW_ANSWER` for a known call whose answer changed (the
+ * world it reads has moved), 0 otherwise.
  */
 export function freshCalls(run: readonly CallRecord[]): Uint8Array {
   let fresh = freshness.get(run);
@@ -41,8 +47,8 @@ export function freshCalls(run: readonly CallRecord[]): Uint8Array {
     const known = byArgs.get(call.argsHash);
     const outcome = call.outcome;
     const ok = outcome && answered(call) ? outcome.fingerprint : undefined;
-    if (known === undefined) fresh[i] = outcome === undefined || ok !== undefined ? 1 : 0;
-    else fresh[i] = ok !== undefined && !known.includes(ok) ? 1 : 0;
+    if (known === undefined) fresh[i] = outcome === undefined || ok !== undefined ? NEW_CALL : 0;
+    else fresh[i] = ok !== undefined && !known.includes(ok) ? NEW_ANSWER : 0;
     if (known === undefined) byArgs.set(call.argsHash, ok ?? "");
     else if (ok !== undefined && !known.includes(ok)) byArgs.set(call.argsHash, `${known} ${ok}`);
   }
@@ -50,14 +56,23 @@ export function freshCalls(run: readonly CallRecord[]): Uint8Array {
   return fresh;
 }
 
+// Between two identical changes (the same edit, the same file written), what can make the second one
+// new: another change, or an answer showing the world moved (a file read again with other contents). A
+// first look at something shows the agent learning, not the target changing: the change repeats itself.
+function actsOnChange(call: CallRecord, fresh: number): boolean {
+  return fresh === NEW_ANSWER || mutates(call);
+}
+
 /**
  * Walk a run's calls that `belongs` to one request and find its stale streak.
  * Between two of them, the agent has acted when another call did something
  * new (see `freshCalls`): an edit before the test runs again, a new step of
  * work between two looks at a task board. The request's next answer is then
- * judged afresh, and its earlier calls still running no longer count.
+ * judged afresh, and its earlier calls still running no longer count. When
+ * the request is itself a `change`, only another change or an answer that
+ * moved counts (see `actsOnChange`).
  */
-export function staleStreak(run: readonly CallRecord[], belongs: (call: CallRecord) => boolean): Streak {
+export function staleStreak(run: readonly CallRecord[], belongs: (call: CallRecord) => boolean, change = false): Streak {
   const fresh = freshCalls(run);
   const seenResults = new Set<string>();
   let acted = false;
@@ -70,7 +85,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   for (let i = 0; i < run.length; i++) {
     const call = run[i]!;
     if (!belongs(call)) {
-      if (fresh[i]) {
+      if (fresh[i] && (!change || actsOnChange(call, fresh[i]!))) {
         acted = true;
         if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) {
           afterChange = true;

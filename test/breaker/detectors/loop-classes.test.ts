@@ -573,6 +573,27 @@ describe("commands that do no work", () => {
   });
 });
 
+describe("a change made again", () => {
+  const write = (error?: string): CallSpec => ({ tool: "write", args: { filePath: "test.txt", content: "port = 8080" }, ...(error === undefined ? {} : { error }) });
+  const read = (result: string): CallSpec => ({ tool: "read", args: { filePath: "test.txt" }, result });
+
+  it("stops the same refused write sent again after reads that show nothing moved: looking is not changing", () => {
+    // Recorded shape (opencode-cursor): a partial overwrite refused, the file re-read twice, the same write again.
+    const calls = [write("refused: would reduce 100 lines to 1"), read("100 lines of config"), read("100 lines of config"), write("refused a partial overwrite of test.txt")];
+    expect(blocked([...calls, write()])).toBe(true);
+  });
+
+  it("lets the same edit be retried once a read shows the file has moved, or after another change", () => {
+    // The file changes out of band between attempts: each retry meets new content.
+    const drifting = [write("content changed: v1"), read("v2"), write("content changed: v2"), read("v3"), write("content changed: v3"), read("v4")];
+    expect(blocked([...drifting, write()])).toBe(false);
+    // Another change in between (the file moved aside and back) gives the write a new world to act on.
+    const mv = (command: string): CallSpec => ({ tool: "bash", args: { command }, result: "" });
+    const changed = [write("refused: file is locked"), mv("rm -f test.txt.lock"), write("refused: file is read-only"), mv("chmod u+w test.txt")];
+    expect(blocked([...changed, write()])).toBe(false);
+  });
+});
+
 describe("automated continuation turns", () => {
   const failing = (run: string): CallSpec => ({ tool: "deploy", args: { service: "billing", ref: "v2.14" }, error: "manifest unknown", run });
 
