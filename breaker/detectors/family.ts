@@ -141,9 +141,14 @@ export function judgedStreak(input: DetectionInput, family: FamilyStreak, level:
 /**
  * The run's calls of the candidate's request that did what they were asked:
  * for a side effect each one is the harm, whatever it returned. A call that
- * failed did nothing; one still running may have.
+ * failed did nothing; one still running may have. A rewording with words
+ * added or dropped ("Delivery takes 2-3 days", "Delivery usually takes 2-3
+ * days") to the same recipient is the same message sent again: unlike a
+ * search, whose answers must show it, the send itself is the duplicate.
  */
 export function doneCalls(input: DetectionInput): CallRecord[] {
   const { candidate, run, levels } = input;
-  return run.filter((call) => call.outcome?.kind !== "error" && sameRequest(call, candidate, levels.semantic_stutter.similarity));
+  const similarity = levels.semantic_stutter.similarity;
+  const sameSend = (call: CallRecord) => sameRequest(call, candidate, similarity) || looselySimilar(call, candidate, similarity);
+  return run.filter((call) => call.outcome?.kind !== "error" && sameSend(call));
 }

@@ -146,7 +146,8 @@ export function sameRequest(a: CallRecord, b: CallRecord, threshold: number): bo
 // promotion readiness for the window". Exact stems only; numbers must agree (another number is another request).
 function containment(a: FieldValue, b: FieldValue): number {
   if (a.kind !== "text" || b.kind !== "text") return valueSimilarity(a, b);
-  if (a.numbers !== b.numbers || a.code || b.code) return valueSimilarity(a, b);
+  // The same words are the same value, however few (a recipient beside a reworded message).
+  if (a.numbers !== b.numbers || a.code || b.code || a.words.text === b.words.text) return valueSimilarity(a, b);
   // A letter alone ("move N & S") names no subject: only words count, and one shared word is no subject either.
   const words = (t: TextWords) => t.list.filter((word) => word.length > 1);
   const [small, large] = words(a.words).length <= words(b.words).length ? [a.words, b.words] : [b.words, a.words];

@@ -573,6 +573,28 @@ describe("commands that do no work", () => {
   });
 });
 
+describe("the same message sent again in other words", () => {
+  const policy = { policy: { tools: { send_whatsapp_message: { nature: "side_effecting" as const } } } };
+  const send = (text: string, to = "+15550100", id?: number): CallSpec => ({
+    tool: "send_whatsapp_message",
+    args: { to, text },
+    ...(id === undefined ? {} : { result: { message_id: `wamid.HBgL${id}QzVEMTk4`, status: "sent" } }),
+  });
+
+  it("stops a send that repeats an earlier one with a word added or dropped", () => {
+    // Recorded shape (ChatbotX): two customer questions answered by seven sends covering the same ground.
+    const sent = [send("Hello! Yes, the blue jacket is available in size M.", undefined, 1), send("Delivery takes 2-3 business days.", undefined, 2)];
+    expect(findingOf(decideOn([...sent, send("Delivery usually takes 2-3 business days.")], policy), "semantic_stutter")?.severity).toBe("block");
+  });
+
+  it("lets distinct messages to one recipient through, and the same words to another recipient", () => {
+    const sent = [send("Your order 4411 has shipped.", undefined, 1), send("Your refund for order 4411 is approved.", undefined, 2), send("Delivery takes 2-3 business days.", undefined, 3)];
+    expect(blocked([...sent, send("Thanks for shopping with us, have a great day!")], policy)).toBe(false);
+    expect(blocked([...sent, send("Your order 4412 has shipped.")], policy)).toBe(false);
+    expect(blocked([...sent, send("Delivery usually takes 2-3 business days.", "+15550199")], policy)).toBe(false);
+  });
+});
+
 describe("a change made again", () => {
   const write = (error?: string): CallSpec => ({ tool: "write", args: { filePath: "test.txt", content: "port = 8080" }, ...(error === undefined ? {} : { error }) });
   const read = (result: string): CallSpec => ({ tool: "read", args: { filePath: "test.txt" }, result });
