@@ -198,6 +198,16 @@ describe("cycle", () => {
     expect(severity(decideOn([index(), read(), kbCall(), index(), read(), open(kbCall())]), "cycle")).toBe("block");
   });
 
+  it("blocks the fifth call of a ping-pong whose results are not known, and wants a third round of a longer cycle", () => {
+    // Peers' ports and recordings without results: A, B, A, B, then A again (the peers flag that fifth call).
+    const hand = (to: string): CallSpec => ({ tool: "handoff", args: { to } });
+    expect(severity(decideOn([hand("verifier"), hand("analyzer"), hand("verifier"), hand("analyzer"), hand("verifier")]), "cycle")).toBe("block");
+    expect(severity(decideOn([hand("verifier"), hand("analyzer"), hand("verifier"), hand("analyzer")]), "cycle")).toBe("warn");
+    // Three calls going round with nothing known: the second round is not yet evidence enough.
+    const step = (name: string): CallSpec => ({ tool: name, args: { task: "t-1" } });
+    expect(severity(decideOn([step("plan"), step("act"), step("check"), step("plan"), step("act"), step("check")]), "cycle")).not.toBe("block");
+  });
+
   it("spares an alternation whose results change (two jobs polled in turn while both move)", () => {
     const job = (id: string, out?: string): CallSpec => ({ tool: "check_job_status", args: { job_id: id }, ...(out ? { out } : {}) });
     const specs = [job("a", "a-0"), job("b", "b-0"), job("a", "a-30"), job("b", "b-25"), job("a", "a-70"), job("b")];
