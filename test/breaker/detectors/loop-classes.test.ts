@@ -540,6 +540,18 @@ describe("automated continuation turns", () => {
     expect(severity(decideOn([...turns.slice(0, 2), { tool: "deploy", args: failing("r3").args, run: "r3" }]), "session_repeat")).toBe("warn");
   });
 
+  it("gives a failure that comes back after each fix tried in between one more turn, and stops it after that", () => {
+    // tau2 telecom: the speed test fails, a setting is switched, the user is asked to test again.
+    const test = (run: string): CallSpec => ({ tool: "run_speed_test", args: {}, result: "Speed test failed: No Connection.", run });
+    const fix = (tool: string, run: string): CallSpec => ({ tool, args: {}, result: `${tool}: now ON`, run });
+    const tried = [test("r1"), fix("toggle_data", "r2"), test("r2"), fix("enable_roaming", "r3"), test("r3"), fix("toggle_data_saver", "r4")];
+    expect(severity(decideOn([...tried, { tool: "run_speed_test", args: {}, run: "r4" }]), "session_repeat")).toBe("warn");
+    expect(severity(decideOn([...tried, test("r4"), fix("reboot_device", "r5"), { tool: "run_speed_test", args: {}, run: "r5" }]), "session_repeat")).toBe("block");
+    // The same turns with only looks in between are the plain session repeat: the fourth turn is refused.
+    const looked = tried.map((spec) => (spec.tool === "run_speed_test" ? spec : { ...spec, tool: "check_status_bar" }));
+    expect(severity(decideOn([...looked, { tool: "run_speed_test", args: {}, run: "r4" }]), "session_repeat")).toBe("block");
+  });
+
   it("lets a call that failed in earlier turns run again once it has worked", () => {
     const worked: CallSpec = { tool: "deploy", args: failing("r3").args, result: { status: "deployed" }, run: "r3" };
     expect(blocked([failing("r1"), failing("r2"), worked, { tool: "deploy", args: worked.args, run: "r4" }])).toBe(false);
