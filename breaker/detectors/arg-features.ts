@@ -176,6 +176,8 @@ export function argFeatures(args: string): ArgFeatures {
 // what is asked, "test" and "test*" match different things.
 const PATTERN_CHARS = /[*?|()[\]{}^$\\+<>=~&;`]/;
 const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
+// A question mark or a full stop closing prose is no wildcard.
+const isPattern = (text: string) => PATTERN_CHARS.test(text.trim().replace(TRAILING_PUNCTUATION, ""));
 
 // A pattern's spelling: case, accents, separators (space, "-", "_"), trailing punctuation and, when
 // it has spaces, the order of its words never count; other punctuation does.
@@ -191,9 +193,8 @@ function spellPattern(value: string): string {
 // normalized value; code and patterns by `spellPattern`.
 function spellText(value: string): string | number {
   const field = textValue(value);
-  if (field.kind === "exact" || field.kind === "number") return field.value;
-  if (field.kind !== "text" || field.code || PATTERN_CHARS.test(value.trim().replace(TRAILING_PUNCTUATION, ""))) return spellPattern(value);
-  return `${field.words.text}|${field.numbers}`;
+  if (field.kind !== "text") return field.value;
+  return field.code || isPattern(value) ? spellPattern(value) : `${field.words.text}|${field.numbers}`;
 }
 
 function spell(value: unknown): unknown {
