@@ -173,15 +173,33 @@ export function argFeatures(args: string): ArgFeatures {
   return { shape: [...fields.keys()].sort().join("\u0000"), fields };
 }
 
-// A value's spelling with what never changes meaning taken out: case, accents, separators
-// (space, "-", "_"), trailing punctuation, and the order of the words of prose. Other
-// punctuation stays: "test" and "test*" are different patterns.
+// Characters that make a text a pattern (a glob, a regex, an expression): there punctuation is part of
+// what is asked, "test" and "test*" match different things.
+const PATTERN_CHARS = /[*?|()[\]{}^$\\+<>=~&;`]/;
+const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
+// A question mark or a full stop closing prose is no wildcard.
+const isPattern = (text: string) => PATTERN_CHARS.test(text.trim().replace(TRAILING_PUNCTUATION, ""));
+
+// A pattern's spelling: case, accents, separators (space, "-", "_"), trailing punctuation and, when
+// it has spaces, the order of its words never count; other punctuation does.
+function spellPattern(value: string): string {
+  const text = value.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim().replace(TRAILING_PUNCTUATION, "");
+  const words = text.split(/[\s_-]+/).filter(Boolean);
+  return /\s/.test(value.trim()) ? words.sort().join(" ") : words.join(" ");
+}
+
+// A text as request similarity reads it, without its tolerance for typos: prose and identifiers by the
+// stems of their content words and by their numbers and names (stop words, possessives, plurals, word
+// order, punctuation, separators and zero padding never count); an address, a path or a number by its
+// normalized value; code and patterns by `spellPattern`.
+function spellText(value: string): string | number {
+  const field = textValue(value);
+  if (field.kind !== "text") return field.value;
+  return field.code || isPattern(value) ? spellPattern(value) : `${field.words.text}|${field.numbers}`;
+}
+
 function spell(value: unknown): unknown {
-  if (typeof value === "string") {
-    const text = value.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim().replace(/[.,;:!?]+$/, "");
-    const words = text.split(/[\s_-]+/).filter(Boolean);
-    return /\s/.test(value.trim()) ? words.sort().join(" ") : words.join(" ");
-  }
+  if (typeof value === "string") return spellText(value);
   if (Array.isArray(value)) return value.map(spell);
   if (value !== null && typeof value === "object") {
     const fields = Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key));
@@ -198,9 +216,9 @@ export interface RequestKeys {
   identity: string;
   /**
    * The request spelled loosely, with its paging: two calls with one spelling ask for the
-   * same thing in the same words (a reordered query, another case, "ORD-42" for "ord_42")
-   * and the same page. Stricter than request similarity, which also forgives typos,
-   * suffixes and plurals; used where no result can say whether two calls were the same.
+   * same thing in other words (a reworded query, another case, "ORD 0042" for "ord_42")
+   * and the same page. Stricter than request similarity, which also forgives typos; used
+   * where no result can say whether two calls were the same.
    */
   spelling: string;
 }

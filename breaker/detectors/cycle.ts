@@ -77,8 +77,9 @@ export const cycle: Detector = {
     const finished = loop.filter((c) => c.outcome);
     if (finished.some((c) => c.outcome!.inProgress) && finished.every((c) => c.outcome!.inProgress || isWait(c))) return null;
     const names = loop.slice(0, best.period).map((c) => c.tool).join(" → ");
-    // Known, unchanged results: two rounds are a cycle. Results not known yet: three rounds.
-    const block = best.blind ? Math.max(level.block + 1, 2 * best.period) : Math.max(level.block, best.period);
+    // Known, unchanged results: two rounds are a cycle. Results not known yet: a ping-pong's fifth call (the
+    // third A of A,B,A,B,A, where peers stop it too), a longer cycle's third round.
+    const block = best.blind ? Math.max(level.block, 2 * best.period - 1) : Math.max(level.block, best.period);
     const needed = { warn: Math.min(block, Math.max(level.warn, block - (level.block - level.warn))), block };
     return findingAt("cycle", best.repeats, needed, loop.map((c) => c.step), () =>
       `The sequence ${names} is going round in a cycle of ${best!.period} calls with the same results each time (${loop.length} calls, ${best!.repeats} of them repeats).`,

@@ -14,7 +14,7 @@ import { staleStreak } from "./streak.js";
  * new, counted since the last repeat that brought news or since the agent
  * last did something new. A running call is no sign of progress. A repeat is the
  * same tool with the same arguments, narration aside, or with arguments that
- * spell the same request (a reordered query, another case, "ORD-42" for
+ * spell the same request (a reworded query, another case, "ORD 0042" for
  * "ord_42") with the same paging: two pages of one search are not repeats. With
  * `resetOnProgress: false` (side effects) every identical call that did not
  * fail counts, finished or not.

@@ -40,6 +40,16 @@ describe("identical_repeat", () => {
     expect(severity(decideOn(["step 0 of 5", "step 1 of 5", "step 2 of 5", "step 3 of 5"].map(read)), "identical_repeat")).toBe("block");
   });
 
+  it("counts rewordings and identifier variants still running as the same call, never another entity or number", () => {
+    // Recorded shape (a Sentry trace): one question reworded three times, the results not known.
+    const ask = (query: string): CallSpec => ({ tool: "searchDocumentation", args: { query } });
+    expect(severity(decideOn(["how do I configure auth", "configure auth", "auth configuration"].map(ask)), "identical_repeat")).toBe("block");
+    expect(severity(decideOn(["configure auth", "configure billing", "configure webhooks"].map(ask)), "identical_repeat")).toBe("none");
+    const order = (order_id: string): CallSpec => ({ tool: "get_order", args: { order_id } });
+    expect(severity(decideOn(["ORD-42", "ord_42", "ORD 0042"].map(order)), "identical_repeat")).toBe("block");
+    expect(severity(decideOn(["ORD-42", "ORD-43", "ORD-44"].map(order)), "identical_repeat")).toBe("none");
+  });
+
   it("restarts the count when the result changes (a stream bringing new chunks)", () => {
     const specs = ["chunk-1", "chunk-2", "chunk-3", "chunk-4", "chunk-5"].map((out) => ({ tool: "tail_logs", args: { job: "d1" }, out }));
     expect(decideOn([...specs, { tool: "tail_logs", args: { job: "d1" } }]).state).toBe("CLOSED");
@@ -196,6 +206,16 @@ describe("cycle", () => {
   it("blocks a three-call cycle on its second round", () => {
     const kbCall = (out = "empty"): CallSpec => ({ tool: "kb_search", args: { query: "q3 churn" }, out });
     expect(severity(decideOn([index(), read(), kbCall(), index(), read(), open(kbCall())]), "cycle")).toBe("block");
+  });
+
+  it("blocks the fifth call of a ping-pong whose results are not known, and wants a third round of a longer cycle", () => {
+    // Peers' ports and recordings without results: A, B, A, B, then A again (the peers flag that fifth call).
+    const hand = (to: string): CallSpec => ({ tool: "handoff", args: { to } });
+    expect(severity(decideOn([hand("verifier"), hand("analyzer"), hand("verifier"), hand("analyzer"), hand("verifier")]), "cycle")).toBe("block");
+    expect(severity(decideOn([hand("verifier"), hand("analyzer"), hand("verifier"), hand("analyzer")]), "cycle")).toBe("warn");
+    // Three calls going round with nothing known: the second round is not yet evidence enough.
+    const step = (name: string): CallSpec => ({ tool: name, args: { task: "t-1" } });
+    expect(severity(decideOn([step("plan"), step("act"), step("check"), step("plan"), step("act"), step("check")]), "cycle")).not.toBe("block");
   });
 
   it("spares an alternation whose results change (two jobs polled in turn while both move)", () => {

@@ -25,6 +25,23 @@ describe("fresh identifiers are not progress", () => {
     expect(text(4211, "ocean-7").fingerprint).toBe(text(4297, "ocean-8").fingerprint);
   });
 
+  it("reads a request stamped with a fresh call id or trace id as the same request, and a different request id as another", () => {
+    const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", traceId: `tr-${i}a9` }, result: { content: "same" } });
+    expect(severity(decideOn([read(0), read(1), read(2), { tool: "workspace_read", args: read(3).args }]), "identical_repeat")).toBe("block");
+    // A request id is often what is asked about: statuses of three requests are three requests.
+    const status = (i: number): CallSpec => ({ tool: "get_request_status", args: { requestId: `REQ-${i}` }, result: { status: "open" } });
+    expect(severity(decideOn([status(1), status(2), status(3), { tool: "get_request_status", args: status(4).args }]), "identical_repeat")).toBe("none");
+  });
+
+  it("reads a long listing whose clock column and parent-directory row moved as the same listing, and a new entry as news", () => {
+    const listing = (time: string, links: number, extra = "") =>
+      summarizeOutcome({
+        output: `total 508\ndrwxrwxr-x    3 dev dev   4096 мая 30 22:52 .\ndrwxrwxrwt ${links} root root 507904 мая 30 ${time} ..\ndrwxrwxr-x    3 dev dev   4096 Dec  1 ${time} invoice\n${extra}`,
+      }).fingerprint;
+    expect(listing("22:59", 9259)).toBe(listing("23:04", 9262));
+    expect(listing("22:59", 9259, "-rw-r--r--    1 dev dev    120 Dec  1 23:05 pom.xml\n")).not.toBe(listing("22:59", 9259));
+  });
+
   it("stops the same message posted again and again, each time with a fresh ts", () => {
     expect(findingOf(decideOn([post(1), post(2), post(3), { tool: "slack_post_message", args: post(4).args }]), "no_progress")?.severity).toBe("block");
   });
@@ -538,6 +555,16 @@ describe("flailing", () => {
     expect(severity(decideOn([...guesses, { tool: "shell", args: { command: "grep -n 'time.Sleep' daemon/x_test.go || true" } }]), "flailing")).toBe("block");
   });
 
+  it("lets a search walk the calendar day by day before it finds anything, and still stops guessed ids", () => {
+    const day = (date: string, result: unknown = []): CallSpec => ({ tool: "search_direct_flight", args: { origin: "JFK", destination: "ORD", date }, result });
+    const days = Array.from({ length: 9 }, (_, i) => `2024-05-${String(i + 1).padStart(2, "0")}`);
+    expect(severity(decideOn([...days.slice(0, 8).map((d) => day(d)), { tool: "search_direct_flight", args: day(days[8]!).args }]), "flailing")).toBe("none");
+    // The same template over guessed reservation ids, nothing found yet, is guessing.
+    const lookup = (id: string): CallSpec => ({ tool: "get_reservation", args: { reservation_id: id }, error: "Reservation not found" });
+    const guesses = ["4WQ150", "4WQ15O", "4WQ151", "AWQ150", "4WQ1S0", "4VQ150"].map(lookup);
+    expect(severity(decideOn([...guesses, { tool: "get_reservation", args: { reservation_id: "4WQ105" } }]), "flailing")).toBe("block");
+  });
+
   it("lets distinct lookups that each miss a few times through", () => {
     const crm = (name: string, out = "empty"): CallSpec => ({ tool: "crm_find", args: { name }, out });
     const specs = [crm("Nordwind GmbH"), crm("Nordwind Handels", "hit-1"), crm("Kestrel"), crm("Kestrel Laboratories"), crm("Kestrel Labs Inc", "hit-2"), crm("Ortega and Sons")];
@@ -623,6 +650,18 @@ describe("automated continuation turns", () => {
     const turns = ["r1", "r2", "r3"].map(failing);
     expect(severity(decideOn([...turns, { tool: "deploy", args: failing("r4").args, run: "r4" }]), "session_repeat")).toBe("block");
     expect(severity(decideOn([...turns.slice(0, 2), { tool: "deploy", args: failing("r3").args, run: "r3" }]), "session_repeat")).toBe("warn");
+  });
+
+  it("gives a failure that comes back after each fix tried in between one more turn, and stops it after that", () => {
+    // tau2 telecom: the speed test fails, a setting is switched, the user is asked to test again.
+    const test = (run: string): CallSpec => ({ tool: "run_speed_test", args: {}, result: "Speed test failed: No Connection.", run });
+    const fix = (tool: string, run: string): CallSpec => ({ tool, args: {}, result: `${tool}: now ON`, run });
+    const tried = [test("r1"), fix("toggle_data", "r2"), test("r2"), fix("enable_roaming", "r3"), test("r3"), fix("toggle_data_saver", "r4")];
+    expect(severity(decideOn([...tried, { tool: "run_speed_test", args: {}, run: "r4" }]), "session_repeat")).toBe("warn");
+    expect(severity(decideOn([...tried, test("r4"), fix("reboot_device", "r5"), { tool: "run_speed_test", args: {}, run: "r5" }]), "session_repeat")).toBe("block");
+    // The same turns with only looks in between are the plain session repeat: the fourth turn is refused.
+    const looked = tried.map((spec) => (spec.tool === "run_speed_test" ? spec : { ...spec, tool: "check_status_bar" }));
+    expect(severity(decideOn([...looked, { tool: "run_speed_test", args: {}, run: "r4" }]), "session_repeat")).toBe("block");
   });
 
   it("lets a call that failed in earlier turns run again once it has worked", () => {

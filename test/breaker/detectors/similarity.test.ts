@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { argFeatures, normalizeText } from "../../../breaker/detectors/arg-features.js";
+import { argFeatures, normalizeText, requestKeysOf } from "../../../breaker/detectors/arg-features.js";
 import { argsSimilarity, sameRequest } from "../../../breaker/detectors/similarity.js";
 import { canonicalArgs } from "../../../breaker/canonical.js";
 import { DEFAULT_POLICY } from "../../../breaker/policy.js";
@@ -126,5 +126,49 @@ describe("argument similarity", () => {
     ["another topic word", "reset password", "reset username"],
   ])("tells a different request apart: %s", (_label, a, b) => {
     expect(same({ query: a }, { query: b })).toBe(false);
+  });
+});
+
+describe("a request's spelling (the key of calls whose results are not known)", () => {
+  const spelling = (args: unknown) => requestKeysOf(windowOf([{ tool: "t", args }])[0]!).spelling;
+  const spelledAlike = (a: unknown, b: unknown) => spelling(a) === spelling(b);
+
+  it.each([
+    ["stop words", "how do I configure auth", "configure auth"],
+    ["plural and singular, word order", "auth configuration", "configure auth"],
+    ["a possessive and punctuation", "Acme's revenue, 2024?", "revenue Acme 2024"],
+  ])("spells a rewording alike: %s", (_label, a, b) => {
+    expect(spelledAlike({ query: a }, { query: b })).toBe(true);
+  });
+
+  it.each([
+    ["separators", "ORD-42", "ord_42"],
+    ["no separator", "ORD-42", "ORD42"],
+    ["a space and zero padding", "ORD-42", "ORD 0042"],
+    ["a repeated prefix", "ORD-42", "ORD-ORD-42"],
+  ])("spells identifier variants alike: %s", (_label, a, b) => {
+    expect(spelledAlike({ order_id: a }, { order_id: b })).toBe(true);
+  });
+
+  it("spells a path by its normalized form and a number by its value", () => {
+    expect(spelledAlike({ path: ".\\src" }, { path: "./src" })).toBe(true);
+    expect(spelledAlike({ order_id: "42" }, { order_id: 42 })).toBe(true);
+  });
+
+  it("keeps another entity, place, date or number, and a typo, apart", () => {
+    expect(spelledAlike({ query: "Acme revenue" }, { query: "Globex revenue" })).toBe(false);
+    expect(spelledAlike({ query: "weather in Paris" }, { query: "weather in Lyon" })).toBe(false);
+    expect(spelledAlike({ query: "sales on 2024-03-01" }, { query: "sales on 2024-03-02" })).toBe(false);
+    expect(spelledAlike({ order_id: "ORD-42" }, { order_id: "ORD-43" })).toBe(false);
+    expect(spelledAlike({ path: "src/a.ts" }, { path: "src/b.ts" })).toBe(false);
+    // A typo is forgiven only where the answers are known (request similarity), not in the spelling.
+    expect(spelledAlike({ company: "Acme" }, { company: "Acne" })).toBe(false);
+  });
+
+  it("keeps a pattern's and a command's punctuation: they match different things", () => {
+    expect(spelledAlike({ pattern: "test" }, { pattern: "test*" })).toBe(false);
+    expect(spelledAlike({ pattern: "foo|bar baz" }, { pattern: "foo bar baz" })).toBe(false);
+    expect(spelledAlike({ cmd: "cat a > b" }, { cmd: "cat a b" })).toBe(false);
+    expect(spelledAlike({ pattern: "Foo_Bar" }, { pattern: "foo-bar" })).toBe(true);
   });
 });
