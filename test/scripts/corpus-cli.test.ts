@@ -11,9 +11,10 @@ const corpus = (...args: string[]) => run("npx", ["tsx", "scripts/corpus.ts", ..
 describe("npm run corpus", () => {
   it("tries a policy file against a split, and refuses to publish its figures", async () => {
     const dir = mkdtempSync(join(tmpdir(), "corpus-policy-"));
-    // Refusing the first call of every request stops every run, loop or not: recall 1, false-positive rate 1.
+    // Refusing the first call of every turn stops every run, loop or not: recall 1, false-positive rate 1.
+    // (A repeat level would not do: a tool's nature, a send's, sets its own repeat levels.)
     const strict = join(dir, "strict.json");
-    writeFileSync(strict, JSON.stringify({ detectors: { identical_repeat: { warn: 1, block: 1 } } }));
+    writeFileSync(strict, JSON.stringify({ detectors: { run_calls: { warn: 1, block: 1 } } }));
     const [withDefault, withStrict] = await Promise.all([corpus("--split", "heldout"), corpus("--split", "heldout", "--policy", strict)]);
     expect(withDefault.stdout).not.toMatch(/false-positive rate 1\.000/);
     expect(withStrict.stdout).toMatch(/^heldout: \d+ cases .* recall 1\.000, false-positive rate 1\.000/);
