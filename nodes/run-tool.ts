@@ -75,9 +75,13 @@ function reply(call: PendingCall, verdict: Verdict | undefined, content: Message
   });
 }
 
-function failed(call: PendingCall, verdict: Verdict | undefined, message: string, redact: Redactor): ToolRun {
+/**
+ * A failed call: the model reads `Error: <context><message>`; the breaker reads the message alone, as a recorded
+ * run gives it the tool's own error offline, so both judge the same text (a cause line, a transient word).
+ */
+function failed(call: PendingCall, verdict: Verdict | undefined, message: string, redact: Redactor, context = ""): ToolRun {
   const text = redact.text(message);
-  return { reply: reply(call, verdict, `Error: ${text}`, "error"), outcome: { error: text } };
+  return { reply: reply(call, verdict, `Error: ${redact.text(context)}${text}`, "error"), outcome: { error: text } };
 }
 
 // Every issue of a zod schema in one readable sentence, for the model to act on.
@@ -276,7 +280,7 @@ export async function runTool(call: PendingCall, verdict: Verdict | undefined, c
       return failed(call, verdict, valid.ok ? `Invalid arguments for ${call.name}: ${error.message}` : valid.message, redact);
     }
     const message = error instanceof Error ? error.message : safeJson(error);
-    return failed(call, verdict, `${call.name} failed: ${message}`, redact);
+    return failed(call, verdict, message, redact, `${call.name} failed: `);
   }
   if (isCommand(output)) return commandRun(output, call, verdict, redact);
   if (ToolMessage.isInstance(output)) {

@@ -2,6 +2,7 @@ import type { AIMessageFields } from "@langchain/core/messages";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { summarizeOutcome } from "../../breaker/outcome.js";
 import { MAX_ARGS_CHARS } from "../../nodes/run-tool.js";
 import { EXAMPLE_TOOLS, defineTool, resetToolFixtures } from "../../tools/index.js";
 import {
@@ -80,6 +81,20 @@ describe("bad tool calls in the graph", () => {
     // The breaker knows the call by the model's id, namespaced by thread and message.
     expect(session.window[0]!.id.endsWith(`/${reply!.tool_call_id}`)).toBe(true);
     expect(session.window[0]!.outcome?.kind).toBe("error");
+  });
+
+  it("judges a throwing tool by its own error, as offline, while the model is told which tool failed", async () => {
+    const missing = defineTool({ name: "run_script", description: "Runs a script.", schema: z.object({}), nature: "read_only" }, () => {
+      throw new Error("ModuleNotFoundError: No module named 'PIL'");
+    });
+    const { graph, store } = testGraph({ tools: [...TOOLS, missing], model: new ReplayChatModel([callsTurn({ id: "m1", name: "run_script", args: {} })], "Done.") });
+    const { state } = await runTurn(graph, "Go.", { thread: THREAD });
+    expect(textOf(toolMessages(state.messages)[0]!)).toBe("Error: run_script failed: ModuleNotFoundError: No module named 'PIL'");
+    // The outcome a recorded run would give the evaluator for the same error: same fingerprint, same cause.
+    const offline = summarizeOutcome({ error: "ModuleNotFoundError: No module named 'PIL'", args: {}, tool: "run_script" });
+    const recorded = (await inspectSession(store, threadSession(THREAD))).window[0]!.outcome!;
+    expect(offline.cause).toBeDefined();
+    expect(recorded).toMatchObject({ kind: "error", fingerprint: offline.fingerprint, cause: offline.cause });
   });
 
   it("answers a batch of bad calls one by one and goes on", async () => {
