@@ -59,7 +59,7 @@ function kindOf(input: DetectionInput, streak: readonly CallRecord[], news: Call
 function askedAlike(call: CallRecord, candidate: CallRecord, similarity: number): boolean {
   return (
     looselySimilar(call, candidate, similarity) ||
-    (proseVariants(call, candidate) && !mutates(call) && call.outcome?.ids === undefined) ||
+    (!mutates(call) && call.outcome?.ids === undefined && proseVariants(call, candidate)) ||
     (call.outcome?.page === true && elementRefVariants(call, candidate))
   );
 }
