@@ -39,7 +39,7 @@ function valueReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-// A call's own stamp (callId, traceId, nonce) is not part of what it asks: dropped, so a fresh one each call is no new request.
+// A call's own stamp (callId, idempotencyKey, nonce) is not part of what it asks: dropped, so a fresh one each call is no new request.
 function argsReplacer(key: string, value: unknown): unknown {
   return key !== "" && isCallStampKey(key) ? undefined : valueReplacer(key, value);
 }
@@ -53,7 +53,7 @@ function toJson(value: unknown, replacer: (key: string, value: unknown) => unkno
   }
 }
 
-/** Canonical JSON of tool arguments: key order, surrounding whitespace, Unicode form and the call's own stamp (call id, trace id, nonce) never matter. */
+/** Canonical JSON of tool arguments: key order, surrounding whitespace, Unicode form and the call's own stamp (call id, idempotency key, nonce) never matter. */
 export function canonicalArgs(args: unknown): string {
   return toJson(args, argsReplacer);
 }

@@ -18,12 +18,12 @@ import { isPageSnapshot, maskSnapshot } from "./page-snapshot.js";
 // Keys whose values are per-request noise wherever they appear.
 const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?$|^(nonce|etag|signature|cwd)$/;
 // Argument keys that name the call itself, not what it asks for: a harness or a model stamps a fresh one on every
-// call ("callId": "call-3"), so a request repeated with a new one is the same request. A request id is left out:
-// as an argument it is often the thing asked about (`get_request_status({requestId})`).
-const CALL_STAMP_KEY = /^((tool )?call|invocation|trace|span|correlation) id$|^idempotency (id|key)$|^nonce$/;
+// call ("callId": "call-3"), so a request repeated with a new one is the same request. Request, trace and span ids
+// are left out: as arguments they are often the thing asked about (`get_trace({traceId})`).
+const CALL_STAMP_KEY = /^((tool )?call|invocation) id$|^idempotency (id|key)$|^nonce$/;
 
 const callStampKeys = new Map<string, boolean>();
-/** An argument key whose value stamps the call (call id, trace id, nonce), not what it asks: left out of the request. */
+/** An argument key whose value stamps the call (call id, idempotency key, nonce), not what it asks: left out of the request. */
 export function isCallStampKey(key: string): boolean {
   let stamp = callStampKeys.get(key);
   if (stamp === undefined) {

@@ -25,12 +25,14 @@ describe("fresh identifiers are not progress", () => {
     expect(text(4211, "ocean-7").fingerprint).toBe(text(4297, "ocean-8").fingerprint);
   });
 
-  it("reads a request stamped with a fresh call id or trace id as the same request, and a different request id as another", () => {
-    const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", traceId: `tr-${i}a9` }, result: { content: "same" } });
+  it("reads a request stamped with a fresh call id or nonce as the same request, and a different request or trace id as another", () => {
+    const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", nonce: `n${i}a9` }, result: { content: "same" } });
     expect(severity(decideOn([read(0), read(1), read(2), { tool: "workspace_read", args: read(3).args }]), "identical_repeat")).toBe("block");
-    // A request id is often what is asked about: statuses of three requests are three requests.
+    // Request and trace ids are often what is asked about: three requests' statuses, three traces.
     const status = (i: number): CallSpec => ({ tool: "get_request_status", args: { requestId: `REQ-${i}` }, result: { status: "open" } });
     expect(severity(decideOn([status(1), status(2), status(3), { tool: "get_request_status", args: status(4).args }]), "identical_repeat")).toBe("none");
+    const trace = (i: number): CallSpec => ({ tool: "get_trace", args: { traceId: `4bf92f3577b34da6a3ce929d0e0e473${i}` }, result: { spans: [] } });
+    expect(severity(decideOn([trace(1), trace(2), trace(3), { tool: "get_trace", args: trace(4).args }]), "identical_repeat")).toBe("none");
   });
 
   it("reads a long listing whose clock column and parent-directory row moved as the same listing, and a new entry as news", () => {
