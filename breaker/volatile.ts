@@ -11,6 +11,7 @@
  * masked everywhere (a polled list whose `updated_at` ticks has not moved).
  */
 
+import { BoundedCache } from "./bounded-cache.js";
 import { keyWords } from "./key-words.js";
 import { isPageSnapshot, maskSnapshot } from "./page-snapshot.js";
 
@@ -22,14 +23,13 @@ const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?
 // are left out: as arguments they are often the thing asked about (`get_trace({traceId})`).
 const CALL_STAMP_KEY = /^((tool )?call|invocation) id$|^idempotency (id|key)$|^nonce$/;
 
-const callStampKeys = new Map<string, boolean>();
+// Keys come from model-written arguments: the memo is bounded.
+const callStampKeys = new BoundedCache<string, boolean>(2_048);
 /** An argument key whose value stamps the call (call id, idempotency key, nonce), not what it asks: left out of the request. */
 export function isCallStampKey(key: string): boolean {
   let stamp = callStampKeys.get(key);
   if (stamp === undefined) {
     stamp = CALL_STAMP_KEY.test(keyWords(key).join(" "));
-    // Keys come from model-written arguments: keep the memo small.
-    if (callStampKeys.size > 4_096) callStampKeys.clear();
     callStampKeys.set(key, stamp);
   }
   return stamp;

@@ -105,14 +105,13 @@ const isArgv = (key: string, list: readonly unknown[]) =>
   list.length > 1 && (ARGV_KEY.test(key) || list.some((v) => typeof v === "string" && /^--?[a-z]/i.test(v)));
 
 // Plain texts' readings, by the text itself: a call's features and its spelling key read the same values,
-// and stemming their words is what costs. Cleared when full: the texts come from model-written arguments.
-const plainTexts = new Map<string, FieldValue>();
+// and stemming their words is what costs.
+const plainTexts = new BoundedCache<string, FieldValue>(2_048);
 
 function textValue(value: string, code = false, list = false): FieldValue {
   if (code || list) return readText(value, code, list);
   let field = plainTexts.get(value);
   if (field === undefined) {
-    if (plainTexts.size >= 2_048) plainTexts.clear();
     field = readText(value, false, false);
     plainTexts.set(value, field);
   }
