@@ -343,16 +343,29 @@ function onlyPrompts(text: string, echoes: readonly string[]): boolean {
   return lines.every(shellLine) && lines.some((line) => PROMPT_LINE.test(line));
 }
 
+// A result a harness wrapped in tags ("<returncode>0</returncode>\n<output>\n</output>", as mini-swe-agent prints a
+// command's result) is empty when every element but the exit status is, and nothing stands outside them.
+const TAGGED_ELEMENT = /<([A-Za-z][\w-]*)>([\s\S]*?)<\/\1>/g;
+function emptyTagged(text: string): boolean {
+  let elements = 0;
+  for (const [, name, content] of text.matchAll(TAGGED_ELEMENT)) {
+    elements++;
+    if (!EXIT_KEYS.includes(name!.toLowerCase()) && content!.trim() !== "") return false;
+  }
+  return elements > 1 && text.replace(TAGGED_ELEMENT, "").trim() === "";
+}
+
 /**
  * True when an output holds nothing: empty structures, a zero count, a short
- * "nothing found" text, or a terminal capture of only the shell's own words
- * (`echoes`: the call's argument values, which a terminal echoes back).
+ * "nothing found" text, a harness's tagged envelope with nothing inside, or a
+ * terminal capture of only the shell's own words (`echoes`: the call's
+ * argument values, which a terminal echoes back).
  */
 export function isEmptyOutput(value: unknown, echoes: readonly string[] = []): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === "string") {
     const text = value.trim();
-    if (/[@>]/.test(text) && onlyPrompts(text, echoes)) return true;
+    if (/[@>]/.test(text) && (onlyPrompts(text, echoes) || (text.startsWith("<") && emptyTagged(text)))) return true;
     return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
   }
   if (Array.isArray(value)) return emptyList(value);

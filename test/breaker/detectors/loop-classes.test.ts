@@ -44,6 +44,17 @@ describe("fresh identifiers are not progress", () => {
     expect(listing("22:59", 9259, "-rw-r--r--    1 dev dev    120 Dec  1 23:05 pom.xml\n")).not.toBe(listing("22:59", 9259));
   });
 
+  it("reads test runs that differ only in their measured timings as one result, and a different verdict as news", () => {
+    const run = (secs: string, failed = 2) =>
+      summarizeOutcome({
+        output: `FAILED tests/test_napoleon.py::test_params\n==== ${failed} failed, 7 warnings in 0.06s ====\npy39: exit 1 (${secs} seconds) /testbed> pytest -rA pid=${Math.round(Number(secs) * 1000)}\n  py39: FAIL code 1 (${secs}=setup[0.01]+cmd[${secs}] seconds)\n  evaluation failed :( (0.5${secs.at(-1)} seconds)`,
+      }).fingerprint;
+    expect(run("0.42")).toBe(run("0.57"));
+    expect(run("0.42", 3)).not.toBe(run("0.42"));
+    // A whole number of seconds may be a setting the tool echoes, not a measurement.
+    expect(summarizeOutcome({ output: "Retrying with a timeout of 30 seconds" }).fingerprint).not.toBe(summarizeOutcome({ output: "Retrying with a timeout of 60 seconds" }).fingerprint);
+  });
+
   it("stops the same message posted again and again, each time with a fresh ts", () => {
     expect(findingOf(decideOn([post(1), post(2), post(3), { tool: "slack_post_message", args: post(4).args }]), "no_progress")?.severity).toBe("block");
   });
@@ -514,6 +525,11 @@ describe("empty answers and answers with empty parts", () => {
   it("reads an envelope with nothing in it as empty, and content beside an empty list as an answer", () => {
     expect(summarizeOutcome({ output: { startAt: 0, maxResults: 20, total: 0, issues: [] } }).kind).toBe("empty");
     expect(summarizeOutcome({ output: { results: [], has_more: false, next_cursor: null, took_ms: 12 } }).kind).toBe("empty");
+    // A harness's tagged envelope: empty when nothing but the exit status is inside.
+    expect(summarizeOutcome({ output: "<returncode>0</returncode>\n<output>\n</output>" }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "<returncode>1</returncode>\n<output>\n</output>" }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "<returncode>0</returncode>\n<output>\nsphinx/ext/autodoc/__init__.py:320: return attrgetter\n</output>" }).kind).toBe("ok");
+    expect(summarizeOutcome({ output: "<returncode>0</returncode>\n<output>\n</output>\nDone: 3 files written" }).kind).toBe("ok");
     const thought = (n: number, history: number) => ({ thoughtNumber: n, totalThoughts: 8, nextThoughtNeeded: true, branches: [], thoughtHistoryLength: history });
     expect(summarizeOutcome({ output: JSON.stringify(thought(3, 3)) }).kind).toBe("ok");
     // A history that grows with every call is a counter: the same thought again is the same answer.
