@@ -28,9 +28,18 @@ export function answered(call: CallRecord): boolean {
  *   elsewhere once fixed); a reworded failure of the very same call, or two
  *   transient failures, are not news, nor is the very same request failing
  *   with the cause it stated before (its error or verdict lines, `cause`)
- *   when only other lines changed, such as debug output added between runs.
+ *   when only other lines changed, such as debug output added between runs,
+ *   nor a failure the request already gave, word for word, since it last
+ *   succeeded (`failed`: a test that alternates between two errors however
+ *   the code is edited).
  */
-export function isStale(previous: CallRecord | undefined, call: CallRecord, acted: boolean, seen: ReadonlySet<string>): boolean {
+export function isStale(
+  previous: CallRecord | undefined,
+  call: CallRecord,
+  acted: boolean,
+  seen: ReadonlySet<string>,
+  failed: ReadonlySet<string> = new Set(),
+): boolean {
   const outcome = call.outcome;
   if (!outcome) return false;
   // A result that says the action changed something (a click that moved the game on) is news, whatever its words.
@@ -41,6 +50,7 @@ export function isStale(previous: CallRecord | undefined, call: CallRecord, acte
   const newFailure =
     before?.kind === "error" &&
     before.fingerprint !== outcome.fingerprint &&
+    !failed.has(outcome.fingerprint) &&
     !(before.transient && outcome.transient) &&
     !(sameRequest && before.cause !== undefined && before.cause === outcome.cause);
   return !(newFailure && (acted || !sameRequest));

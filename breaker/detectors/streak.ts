@@ -75,6 +75,8 @@ function actsOnChange(call: CallRecord, fresh: number): boolean {
 export function staleStreak(run: readonly CallRecord[], belongs: (call: CallRecord) => boolean, change = false): Streak {
   const fresh = freshCalls(run);
   const seenResults = new Set<string>();
+  // The request's failures since it last succeeded: one coming back is no news.
+  const failures = new Set<string>();
   let acted = false;
   let afterChange = false;
   let sinceChange: CallRecord[] = [];
@@ -98,7 +100,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
-      if (isStale(previous, call, acted, seenResults)) {
+      if (isStale(previous, call, acted, seenResults, failures)) {
         stale.push(call);
         sinceChange.push(call);
       } else {
@@ -109,7 +111,10 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
         afterChange = false;
         pending = pending.filter((p) => p.step > call.step);
       }
-      if (answered(call)) seenResults.add(outcome.fingerprint);
+      if (answered(call)) {
+        seenResults.add(outcome.fingerprint);
+        failures.clear();
+      } else if (outcome.kind === "error") failures.add(outcome.fingerprint);
       previous = call;
     }
     acted = false;

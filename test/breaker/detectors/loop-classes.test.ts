@@ -306,6 +306,23 @@ describe("transient failures earn retries", () => {
     expect(severity(decideOn([...cycle(block - 1), pytest()]), "no_progress")).toBe("block");
   });
 
+  it("stops an edit-test cycle whose test alternates between two failures, and lets one whose failure keeps moving run on", () => {
+    const run = (output?: string): CallSpec => ({ tool: "bash", args: { command: "./tests/runtests.py model_inheritance" }, ...(output === undefined ? {} : { result: output }) });
+    const edit = (n: number): CallSpec => ({ tool: "editor", args: { path: "django/db/models/base.py", file_text: `version ${n}` }, result: "File has been overwritten." });
+    const failure = (line: string) => `Traceback (most recent call last):\n  File "runtests.py", line 23\n${line}`;
+    const syntax = failure("SyntaxError: invalid syntax (base.py, line 1)");
+    const attribute = failure("AttributeError: 'Options' has no attribute 'parents'");
+    const cycle = (outputs: string[], first = 0) => outputs.flatMap((output, i) => [run(output), edit(first + i)]);
+    const alternating = Array.from({ length: 6 }, (_, i) => (i % 2 ? attribute : syntax));
+    expect(severity(decideOn([...cycle(alternating), run()]), "no_progress")).toBe("block");
+    // Each run fails somewhere new: the edits are moving the problem on.
+    const moving = Array.from({ length: 6 }, (_, i) => failure(`NameError: name 'field_${i}' is not defined`));
+    expect(severity(decideOn([...cycle(moving), run()]), "no_progress")).toBe("none");
+    // A pass between them starts afresh: the same two failures after it are news again.
+    const recovered = [...cycle([syntax, attribute, syntax]), run("OK (12 tests)"), edit(9), ...cycle([attribute, syntax], 10), run()];
+    expect(severity(decideOn(recovered), "no_progress")).toBe("none");
+  });
+
   it.each([
     ["pytest's summary", "collected 12 items\n\ntests/test_a.py ..F\n=== 1 failed, 11 passed in 0.84s ==="],
     ["a FAILED line", "running 3 tests\nFAILED tests/test_a.py::test_x - KeyError"],
