@@ -7,6 +7,7 @@ import { isMiss } from "./progress.js";
 import { sameRequest } from "./similarity.js";
 import { isSweep } from "./sweep.js";
 import { isNoOp } from "./no-op.js";
+import { operationOf } from "./operation.js";
 
 // The signature of calls that ran a no-op command: alike whatever they printed, or before they answered.
 const NO_OP = "no-op";
@@ -25,9 +26,12 @@ export const flailing: Detector = {
   detect({ candidate, run, levels }) {
     const level = levels.flailing;
     const misses: CallRecord[] = [];
+    const operation = operationOf(candidate);
     for (let i = run.length - 1; i >= 0; i--) {
       const call = run[i]!;
       if (call.tool !== candidate.tool || call.outcome?.cancelled) continue;
+      // A shell's reads between its searches are other work: they neither count nor break the searches' misses.
+      if (operationOf(call) !== operation && !isNoOp(call)) continue;
       // A no-op command (`echo ok`) is a miss before it answers: its answer can hold nothing.
       if (isNoOp(call)) misses.push(call);
       else if (!call.outcome) continue;

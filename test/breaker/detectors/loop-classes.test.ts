@@ -580,6 +580,18 @@ describe("flailing", () => {
     expect(severity(decideOn([...guesses, { tool: "get_chapter", args: { chapter_id: "text/part0021.html" } }]), "flailing")).toBe("block");
   });
 
+  it("counts a shell's searches apart from its reads: reads between missing greps do not reset them, a grep that hits does", () => {
+    const grep = (pattern: string, path: string, result = "<returncode>1</returncode>\n<output>\n</output>"): CallSpec => ({ tool: "bash", args: { command: `grep -RIn "${pattern}" ${path}` }, result });
+    const read = (path: string): CallSpec => ({ tool: "bash", args: { command: `sed -n '1,200p' ${path}` }, result: `<returncode>0</returncode>\n<output>\nclass Documenter:  # ${path}\n</output>` });
+    const searches = ["inherited-members", "special_members", "get_class_members", "autodoc_inherit", "filter_members", "is_filtered_inherited"];
+    const misses = searches.slice(0, 5).flatMap((p, i) => [grep(p, "sphinx/ext/autodoc"), read(`sphinx/ext/autodoc/part${i}.py`)]);
+    const next: CallSpec = { tool: "bash", args: { command: `grep -RIn "${searches[5]}" sphinx/ext/autodoc` } };
+    expect(severity(decideOn([...misses, next]), "flailing")).toBe("block");
+    // One grep that finds something ends the misses, reads or not.
+    const hit = grep("def filter_members", "sphinx/ext/autodoc", "<returncode>0</returncode>\n<output>\nsphinx/ext/autodoc/__init__.py:559: def filter_members(\n</output>");
+    expect(severity(decideOn([...misses.slice(0, 6), hit, ...misses.slice(6), next]), "flailing")).toBe("none");
+  });
+
   it("lets a sweep run on: one grep over many files misses on most, after hitting on one", () => {
     const grep = (file: string, result = ""): CallSpec => ({ tool: "shell", args: { command: `grep -n 'time.Sleep' daemon/${file}_test.go || true` }, result });
     const files = ["core", "lifecycle", "errors", "io", "config", "timeout", "replay", "session", "limits"];
