@@ -1,5 +1,6 @@
 import { memoByCall } from "../call-memo.js";
 import { keyWords } from "../key-words.js";
+import { commandWords } from "./operation.js";
 
 // Verbs that change what a later call may find: files written, records changed, packages installed, a setting
 // switched or a service restarted.
@@ -21,6 +22,17 @@ const SHELL_MUTATION = new RegExp(
   ].join("|"),
 );
 
+const writes = (word: string) => keyWords(word).some((w) => MUTATING_VERB.test(w));
+
+// A command whose operation is a writing verb: its subcommand when it names one (`kubectl apply`, `docker restart`,
+// SWE-agent's `str_replace_editor str_replace <path> ...`), else the program (`edit 12:14`, `apply_patch <<EOF`).
+// `str_replace_editor view <path>` reads.
+function commandWrites(line: string): boolean {
+  const { program, next } = commandWords(line);
+  if (next && /^[a-z][a-z_-]*$/i.test(next)) return writes(next);
+  return program !== undefined && writes(program);
+}
+
 function mutatesByArgs(args: unknown): boolean | undefined {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
   for (const key of OPERATION_KEYS) {
@@ -28,7 +40,7 @@ function mutatesByArgs(args: unknown): boolean | undefined {
     if (typeof value !== "string") continue;
     const text = value.trim();
     // One word names the operation; a command line is read as the shell would run it.
-    return /^[\w-]+$/.test(text) ? keyWords(text).some((w) => MUTATING_VERB.test(w)) : SHELL_MUTATION.test(text);
+    return /^[\w-]+$/.test(text) ? writes(text) : SHELL_MUTATION.test(text) || commandWrites(text);
   }
   return undefined;
 }
@@ -44,5 +56,5 @@ function mutatesByArgs(args: unknown): boolean | undefined {
 export const mutates = memoByCall<boolean>(
   2_048,
   (args, call) =>
-    mutatesByArgs(args) ?? ((typeof args === "string" && SHELL_MUTATION.test(args)) || keyWords(call.tool).some((w) => MUTATING_VERB.test(w))),
+    mutatesByArgs(args) ?? ((typeof args === "string" && SHELL_MUTATION.test(args)) || writes(call.tool)),
 );

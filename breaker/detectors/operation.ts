@@ -6,10 +6,14 @@ const OPERATION_KEYS = ["command", "action", "operation", "op"];
 // What stands before the program a command line runs: `cd <dir> &&`, `VAR=value`, `sudo`, `timeout 30`.
 const PREFIX = /^(\s*(cd\s+\S+\s*(&&|;)|[A-Za-z_]\w*=\S*\s|sudo\s|timeout\s+\S+\s|env\s))+/;
 
-function programOf(line: string): string | undefined {
-  const word = /^\s*([\w./-]+)/.exec(line.replace(PREFIX, ""))?.[1];
-  return word?.split("/").pop();
+/** The program a command line runs (its path dropped) and the word after it, past `cd <dir> &&`, `VAR=value`, `sudo`. */
+export function commandWords(line: string): { program?: string; next?: string } {
+  const [first, next] = line.replace(PREFIX, "").trim().split(/\s+/, 2);
+  const program = first && /^[\w./-]+$/.test(first) ? first.split("/").pop() : undefined;
+  return { ...(program ? { program } : {}), ...(next ? { next } : {}) };
 }
+
+const programOf = (line: string) => commandWords(line).program;
 
 /**
  * What a call does, for telling a shell's searches from its reads: the

@@ -291,6 +291,21 @@ describe("transient failures earn retries", () => {
     expect(blocked([pytest(failing), patch(1), pytest(failing), patch(1), pytest(failing), pytest()])).toBe(true);
   });
 
+  it("reads a command whose operation is a writing verb as a change: SWE-agent's `str_replace_editor str_replace`, not its `view`", () => {
+    const repro = (output?: string): CallSpec => ({ tool: "bash", args: { command: "python /testbed/reproduce.py" }, ...(output === undefined ? {} : { result: output }) });
+    const failing = 'Traceback (most recent call last):\n  File "/testbed/reproduce.py", line 4\nKeyError: 0';
+    const editor = (op: string, n: number): CallSpec => ({
+      tool: "bash",
+      args: { command: `str_replace_editor ${op} /testbed/sklearn/model.py${op === "view" ? ` --view_range ${n} ${n + 20}` : ` --old_str 'v${n}' --new_str 'v${n + 1}'`}` },
+      result: op === "view" ? `${n}\tdef fit(self):` : "The file /testbed/sklearn/model.py has been edited.",
+    });
+    expect(blocked([repro(failing), editor("str_replace", 1), repro(failing), editor("str_replace", 2), repro()])).toBe(false);
+    expect(blocked([repro(failing), editor("view", 1), repro(failing), editor("view", 30), repro()])).toBe(true);
+    // A program named for its operation: `kubectl apply`, `edit 12:14` (SWE-agent's line editor).
+    const apply = (n: number): CallSpec => ({ tool: "bash", args: { command: `kubectl apply -f deploy-v${n}.yaml` }, result: "deployment.apps/web configured" });
+    expect(blocked([repro(failing), apply(1), repro(failing), apply(2), repro()])).toBe(false);
+  });
+
   it("stops an edit-test cycle whose test fails the same way however the code is edited, at the retry levels", () => {
     const pytest = (output?: string): CallSpec => ({ tool: "bash", args: { command: "python -m pytest tests/ -q" }, ...(output === undefined ? {} : { result: output }) });
     const failing = [
