@@ -155,7 +155,8 @@ function collect(value: unknown, path: string, key: string, depth: number, out: 
   if (out.size >= MAX_FIELDS) return;
   // Paging and pacing fields, and fields left unset (null, ""), never change what is asked.
   if ((key && CONTROL_KEY.test(key)) || value === null || value === "") return;
-  if (typeof value === "string") out.set(path, textValue(value));
+  // A command line is code even without a pipe or a chain: `grep -n X <long path>` and `grep -n Y <long path>` are two requests.
+  if (typeof value === "string") out.set(path, textValue(value, ARGV_KEY.test(key) && /\S\s+\S/.test(value.trim())));
   else if (typeof value === "number") out.set(path, { kind: position ? "position" : "number", value });
   else if (Array.isArray(value) && isPositionList(key, value)) value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
   else if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {

@@ -550,6 +550,11 @@ describe("identifier variants and rewordings are one request", () => {
     // The same command reworded only in its spacing is still the same command.
     const same = [sh("go mod tidy", "go: go.mod file not found"), sh("go  mod tidy", "go: go.mod file not found")];
     expect(blocked([...same, sh("go mod  tidy")])).toBe(true);
+    // Without a chain or a pipe too: two greps for different names in files under one long path are two requests.
+    const root = "/home/ubuntu/ISO-Bench/state/runs/sglang/trae/gpt-5/2025-12-23_04-37-32/sglang_038_6b231325/python/sglang/srt";
+    const grep = (pattern: string, file: string): CallSpec => ({ tool: "bash", args: { command: `grep -n "${pattern}" ${root}/${file}` }, result: "" });
+    const greps = [grep("padded_static_len", "model_executor/cuda_graph_runner.py"), grep("gathered_buffer = torch.zeros", "model_executor/forward_batch_info.py")];
+    expect(severity(decideOn([...greps, { tool: "bash", args: { command: `grep -n "gathered_buffer =" ${root}/model_executor/forward_batch_info.py` } }]), "semantic_stutter")).not.toBe("block");
   });
 });
 
