@@ -117,6 +117,8 @@ const TRANSIENT = new RegExp(
     "(temporar(il)?y|currently) (unavailable|down|overloaded)",
     "service unavailable|bad gateway|gateway time-?out|internal server error|server error",
     "timed? ?out|timeout|deadline exceeded",
+    // The exit status of coreutils' `timeout` when the command ran out of time.
+    "\\bexit (code|status)\\D{0,3}124\\b",
     "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",

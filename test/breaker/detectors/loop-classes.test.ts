@@ -253,6 +253,13 @@ describe("transient failures earn retries", () => {
     expect(blocked([install, install, { tool: "terminal", args: install.args }])).toBe(true);
   });
 
+  it("reads coreutils' `timeout` exit status 124 as a timeout, and other exit statuses as they are", () => {
+    expect(summarizeOutcome({ output: "Error: Exit code 124" }).transient).toBe(true);
+    expect(summarizeOutcome({ output: "Command failed with exit status 124 after 120s" }).transient).toBe(true);
+    expect(summarizeOutcome({ output: "Error: Exit code 1" }).transient).toBeUndefined();
+    expect(summarizeOutcome({ output: "Error: Exit code 1240" }).transient).toBeUndefined();
+  });
+
   it("reads an error that calls itself flaky or intermittent as transient", () => {
     // Ported from gent's executor tests: a tool failing twice with "flaky error", then succeeding.
     const flaky = { tool: "flaky", args: {}, error: "flaky error" };
