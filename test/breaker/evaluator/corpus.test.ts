@@ -52,11 +52,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-45 moved in: 926 of 1065 loops, 63 of 1211 legitimate runs stopped.
-  it("keeps recall >= 0.869 and a false-positive rate <= 0.0521 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-49 moved in: 983 of 1138 loops, 70 of 1288 legitimate runs stopped.
+  it("keeps recall >= 0.8637 and a false-positive rate <= 0.0544 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.869);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0521);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8637);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0544);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
