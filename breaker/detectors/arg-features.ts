@@ -104,16 +104,18 @@ const ARGV_KEY = /^(command|cmd|argv|commands?_?line|exec)$/i;
 const isArgv = (key: string, list: readonly unknown[]) =>
   list.length > 1 && (ARGV_KEY.test(key) || list.some((v) => typeof v === "string" && /^--?[a-z]/i.test(v)));
 
-// Plain texts' readings, by the text itself: a call's features and its spelling key read the same values,
-// and stemming their words is what costs.
-const plainTexts = new BoundedCache<string, FieldValue>(2_048);
+// Texts' readings, by the text itself (and whether it is a command line): a call's features and its spelling
+// key read the same values, and stemming their words is what costs.
+const textReadings = new BoundedCache<string, FieldValue>(2_048);
 
 function textValue(value: string, code = false, list = false): FieldValue {
-  if (code || list) return readText(value, code, list);
-  let field = plainTexts.get(value);
+  if (list) return readText(value, code, list);
+  // A command line and the same words as prose read differently: the key says which.
+  const key = code ? `\u0000${value}` : value;
+  let field = textReadings.get(key);
   if (field === undefined) {
-    field = readText(value, false, false);
-    plainTexts.set(value, field);
+    field = readText(value, code, false);
+    textReadings.set(key, field);
   }
   return field;
 }

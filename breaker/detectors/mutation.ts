@@ -1,13 +1,11 @@
 import { memoByCall } from "../call-memo.js";
 import { keyWords } from "../key-words.js";
-import { commandWords } from "./operation.js";
+import { commandWords, OPERATION_KEYS } from "./operation.js";
 
 // Verbs that change what a later call may find: files written, records changed, packages installed, a setting
 // switched or a service restarted.
 const MUTATING_VERB =
   /^(edit|editor|write|patch|apply|create|update|upsert|delete|remove|insert|replace|move|rename|set|put|save|append|modify|overwrite|install|uninstall|commit|mkdir|touch|chmod|upload|restore|revert|fix|enable|disable|toggle|reset|restart|reboot|add|cancel|activate|deactivate|configure)$/;
-// Argument fields that name the operation of a multi-purpose tool (`str_replace_editor({command: "view"})`).
-const OPERATION_KEYS = ["command", "action", "operation", "op"];
 // A shell command that changes files or the environment: in-place edits, redirections into files, file
 // moves, git's writing commands, package installs.
 const SHELL_MUTATION = new RegExp(

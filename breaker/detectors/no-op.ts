@@ -1,7 +1,6 @@
 import { memoByCall } from "../call-memo.js";
+import { commandLineOf } from "./operation.js";
 
-// Argument fields that hold a command line (`{command: "echo ok"}`, `{cmd: ["echo", "ok"]}`).
-const COMMAND_KEYS = ["command", "cmd", "script"];
 // A shell that runs the rest of the line: `cmd /c echo marker1`, `bash -c "true"`.
 const SHELL_WRAPPER = /^(cmd(\.exe)?\s+\/c|(ba|z)?sh\s+-l?c|powershell(\.exe)?\s+(-command|-c))\s+/i;
 // Anything that reads, expands or writes: a variable, a substitution, a pipe, a redirection, a glob.
@@ -24,17 +23,6 @@ export function isNoOpCommand(line: string): boolean {
   return command.split(/\s*(?:&&|;|\n)\s*/).every((part) => NO_OP.test(part.trim()));
 }
 
-function commandOf(args: unknown): string | undefined {
-  if (typeof args === "string") return args;
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
-  for (const key of COMMAND_KEYS) {
-    const value = (args as Record<string, unknown>)[key];
-    if (typeof value === "string") return value;
-    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.join(" ");
-  }
-  return undefined;
-}
-
 /**
  * True when a call runs a command that does no work: it only succeeds
  * (`true`) or prints back the literal words it was given (`echo ok`,
@@ -44,6 +32,6 @@ function commandOf(args: unknown): string | undefined {
  * not working.
  */
 export const isNoOp = memoByCall<boolean>(2_048, (args) => {
-  const command = commandOf(args);
+  const command = commandLineOf(args);
   return command !== undefined && isNoOpCommand(command);
 });

@@ -13,6 +13,8 @@ export function answered(call: CallRecord): boolean {
   return kind === "ok" || (kind === "empty" && (isWait(call) || mutates(call)));
 }
 
+const NO_FAILURES: ReadonlySet<string> = new Set();
+
 /**
  * True when `call`, finished, brought nothing new after `previous` (the
  * finished call before it in its family, if any):
@@ -38,7 +40,7 @@ export function isStale(
   call: CallRecord,
   acted: boolean,
   seen: ReadonlySet<string>,
-  failed: ReadonlySet<string> = new Set(),
+  failed: ReadonlySet<string> = NO_FAILURES,
 ): boolean {
   const outcome = call.outcome;
   if (!outcome) return false;
