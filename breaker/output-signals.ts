@@ -381,6 +381,8 @@ export function isEmptyOutput(value: unknown, echoes: readonly string[] = []): b
 const UNFINISHED =
   "running|pending|queued|in[ _-]?progress|processing|waiting|started|starting|scheduled|building|deploying|provisioning|creating|initiali[sz]ing|not[ _-]?(started|ready|finished|done|complete)|accepted|submitted|executing|working|uploading|downloading|syncing|retrying|requested|preparing";
 const UNFINISHED_VALUE = new RegExp(`^(${UNFINISHED})$`, "i");
+// The same among a state's words: "CREATE_IN_PROGRESS" (CloudFormation), "job not started".
+const UNFINISHED_AMONG_WORDS = new RegExp(`(^| )(${UNFINISHED})( |$)`, "i");
 // A present participle names a state still under way ("Terminating", "ContainerCreating", "PodInitializing"),
 // except for the few -ing words that name a condition or a thing.
 const ONGOING_WORD = /^[a-z]{3,}ing$/;
@@ -402,7 +404,7 @@ export function isUnfinishedState(value: string): boolean {
   if (trimmed.length === 0 || trimmed.length > 60) return false;
   if (UNFINISHED_VALUE.test(trimmed)) return true;
   const words = stateWords(trimmed);
-  return words.length <= 4 && words.some((w) => UNFINISHED_VALUE.test(w) || (ONGOING_WORD.test(w) && !NOT_ONGOING.has(w)));
+  return words.length <= 4 && (UNFINISHED_AMONG_WORDS.test(words.join(" ")) || words.some((w) => ONGOING_WORD.test(w) && !NOT_ONGOING.has(w)));
 }
 
 // In prose the state must be stated: "still running", "job is queued", "status: pending", "no new output",
@@ -424,7 +426,10 @@ const UNFINISHED_TEXT = new RegExp(
 const STATED_STATE = /\b(status|state|phase)\W{0,3}(?:is )?["']?([A-Za-z][\w-]*)/gi;
 // A table's header naming a state column (kubectl, docker ps, gh run list): the cells below it are state values.
 const STATE_HEADER = /(^|\s)(STATUS|STATE|PHASE|Status|State|Phase)(\s|$)/;
-const STATUS_KEYS = ["status", "state", "phase", "stage", "job_status", "jobStatus", "run_status", "runStatus"];
+// A field that names a state: its key's last word (`status`, `jobStatus`, CloudFormation's `StackStatus`).
+const STATUS_WORDS = new Set(["status", "state", "phase", "stage"]);
+const MAX_STATUS_KEYS = 64;
+const statusKeys = (fields: Fields) => Object.keys(fields).slice(0, MAX_STATUS_KEYS).filter((key) => STATUS_WORDS.has(keyWords(key).at(-1) ?? ""));
 const DONE_KEYS = ["done", "completed", "complete", "finished", "ready", "is_done", "isDone", "is_complete", "isComplete"];
 const IN_PROGRESS_MAX_CHARS = 600;
 const MAX_LISTED_RECORDS = 50;
@@ -466,7 +471,7 @@ function textInProgress(text: string): boolean {
 }
 
 function inProgressFields(fields: Fields, depth: number): boolean {
-  for (const key of STATUS_KEYS) {
+  for (const key of statusKeys(fields)) {
     const value = fields[key];
     if (typeof value === "string" && isUnfinishedState(value)) return true;
     const nested = asFields(value);

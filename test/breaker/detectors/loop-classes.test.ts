@@ -426,6 +426,10 @@ describe("polling is judged by time as well as count", () => {
     expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpending\t0\thttps://ci/2" }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: "lint\tpass\t38s\thttps://ci/1\ntest\tpass\t4m12s\thttps://ci/2" }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: { phase: "Terminating" } }).inProgress).toBe(true);
+    // A state of several words joined by underscores, as CloudFormation writes them.
+    expect(summarizeOutcome({ output: { StackStatus: "CREATE_IN_PROGRESS" } }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: "Waiting for stack web-prod: current status 'UPDATE_IN_PROGRESS'" }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: { StackStatus: "CREATE_COMPLETE" } }).inProgress).toBeUndefined();
     // -ing words that name a condition, not a state under way.
     expect(summarizeOutcome({ output: { status: "missing" } }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: "Warning: deprecated flag" }).inProgress).toBeUndefined();
