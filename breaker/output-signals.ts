@@ -123,7 +123,7 @@ const TRANSIENT = new RegExp(
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
     // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure", "flaky error".
-    "\\b(transient|retr[iy]able|temporary (failure|error)|flaky|intermittent(ly)?|sporadic(ally)?)\\b",
+    "\\b(transient|retr[iy]-?able|temporary (failure|error)|flaky|intermittent(ly)?|sporadic(ally)?)\\b",
   ].join("|"),
   "i",
 );
@@ -149,7 +149,7 @@ export function isCancellation(text: string): boolean {
 
 // A failure that says a retry will not cure it, whatever else it names: "BLOCKED: Command timed out. Do NOT retry
 // this command.", "NonRetryableError", "not retryable".
-const NOT_RETRYABLE = /\b(do not|don't|never|must not|should not|cannot|can't|will not|won't) (be )?(retry|retried|try again)\b|\bnon-?retr[iy]able|\bnot retr[iy]able\b/i;
+const NOT_RETRYABLE = /\b(do not|don't|never|must not|should not|cannot|can't|will not|won't) (be )?(retry|retried|try again)\b|\bnon-?retr[iy]-?able|\bnot retr[iy]-?able\b/i;
 
 /** True when a failure's text says a retry may cure it (rate limit, 5xx, timeout, dropped connection). */
 export function isTransientText(text: string): boolean {

@@ -81,11 +81,11 @@ const CLOCK_PATTERNS: readonly RegExp[] = [
 // size move with whatever else the machine does, and it says nothing about the directory listed.
 const PARENT_ROW = /^[-dlbcps][-rwxsStT]{9}[.+@]?[ \t]+\d+[ \t].*[ \t]\.\.$/gm;
 // Other times, masked after the clock times: "3 seconds ago", durations after a verb, a parenthesised timing
-// ("(0.42 seconds)", tox's "(0.43=setup[0.01]+cmd[0.42] seconds)"), a fractional duration (a measurement, where
-// a whole "30 seconds" may be a setting), epoch milliseconds.
+// ("(0.42 seconds)", tox's "(0.43=setup[0.01]+cmd[0.42] seconds)"), a fractional duration ("0.42s", a log's
+// "0.441(s)": a measurement, where a whole "30 seconds" may be a setting), epoch milliseconds.
 const TIME_PATTERNS: readonly RegExp[] = [
   /\((?=[^()\n]*\d)[^()\n]{0,60}?[\d\s](ms|milliseconds?|s|secs?|seconds?)\)/gi,
-  /\b\d+\.\d+ ?(ms|milliseconds?|s|secs?|seconds?)\b/gi,
+  /\b\d+\.\d+ ?(\((ms|s)\)|(ms|milliseconds?|s|secs?|seconds?)\b)/gi,
   /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
   /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi,
   /\b1\d{12}\b/g,

@@ -50,6 +50,8 @@ describe("fresh identifiers are not progress", () => {
         output: `FAILED tests/test_napoleon.py::test_params\n==== ${failed} failed, 7 warnings in 0.06s ====\npy39: exit 1 (${secs} seconds) /testbed> pytest -rA pid=${Math.round(Number(secs) * 1000)}\n  py39: FAIL code 1 (${secs}=setup[0.01]+cmd[${secs}] seconds)\n  evaluation failed :( (0.5${secs.at(-1)} seconds)`,
       }).fingerprint;
     expect(run("0.42")).toBe(run("0.57"));
+    const log = (secs: string) => summarizeOutcome({ output: `Finished call to 'acompletion_text' after ${secs}(s), this was the 1st time calling it.` }).fingerprint;
+    expect(log("0.441")).toBe(log("0.238"));
     expect(run("0.42", 3)).not.toBe(run("0.42"));
     // A whole number of seconds may be a setting the tool echoes, not a measurement.
     expect(summarizeOutcome({ output: "Retrying with a timeout of 30 seconds" }).fingerprint).not.toBe(summarizeOutcome({ output: "Retrying with a timeout of 60 seconds" }).fingerprint);
@@ -264,10 +266,11 @@ describe("transient failures earn retries", () => {
     // Ported from gent's executor tests: a tool failing twice with "flaky error", then succeeding.
     const flaky = { tool: "flaky", args: {}, error: "flaky error" };
     expect(blocked([flaky, flaky, { tool: "flaky", args: {} }])).toBe(false);
-    for (const error of ["Intermittent failure talking to the registry", "sporadic DNS failure, please retry"]) {
+    for (const error of ["Intermittent failure talking to the registry", "sporadic DNS failure, please retry", "retry-able error"]) {
       expect(summarizeOutcome({ error }).transient).toBe(true);
     }
     expect(summarizeOutcome({ error: "Error: record not found" }).transient).toBeUndefined();
+    expect(summarizeOutcome({ error: "non-retry-able error: quota exhausted" }).transient).toBeUndefined();
   });
 
   it("reads a dropped SMTP connection as transient: the third identical send after two runs", () => {
