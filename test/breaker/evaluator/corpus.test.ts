@@ -52,11 +52,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-49 moved in: 983 of 1138 loops, 70 of 1288 legitimate runs stopped.
-  it("keeps recall >= 0.8637 and a false-positive rate <= 0.0544 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-53 moved in: 1034 of 1197 loops, 79 of 1364 legitimate runs stopped.
+  it("keeps recall >= 0.8638 and a false-positive rate <= 0.0580 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.8637);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0544);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8638);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.058);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
