@@ -50,9 +50,9 @@ describe("fresh identifiers are not progress", () => {
         output: `FAILED tests/test_napoleon.py::test_params\n==== ${failed} failed, 7 warnings in 0.06s ====\npy39: exit 1 (${secs} seconds) /testbed> pytest -rA pid=${Math.round(Number(secs) * 1000)}\n  py39: FAIL code 1 (${secs}=setup[0.01]+cmd[${secs}] seconds)\n  evaluation failed :( (0.5${secs.at(-1)} seconds)`,
       }).fingerprint;
     expect(run("0.42")).toBe(run("0.57"));
+    expect(run("0.42", 3)).not.toBe(run("0.42"));
     const log = (secs: string) => summarizeOutcome({ output: `Finished call to 'acompletion_text' after ${secs}(s), this was the 1st time calling it.` }).fingerprint;
     expect(log("0.441")).toBe(log("0.238"));
-    expect(run("0.42", 3)).not.toBe(run("0.42"));
     // A whole number of seconds may be a setting the tool echoes, not a measurement.
     expect(summarizeOutcome({ output: "Retrying with a timeout of 30 seconds" }).fingerprint).not.toBe(summarizeOutcome({ output: "Retrying with a timeout of 60 seconds" }).fingerprint);
   });
