@@ -58,13 +58,12 @@ function kindOfKey(key: string): KeyKind {
   return "content";
 }
 
-const keyKinds = new Map<string, KeyKind>();
+// Keys come from tool outputs: the memo is bounded.
+const keyKinds = new BoundedCache<string, KeyKind>(4_096);
 function cachedKind(key: string): KeyKind {
   let kind = keyKinds.get(key);
   if (kind === undefined) {
     kind = kindOfKey(key);
-    // Keys come from tool outputs: keep the memo small.
-    if (keyKinds.size > 4_096) keyKinds.clear();
     keyKinds.set(key, kind);
   }
   return kind;

@@ -101,6 +101,8 @@ const CODE = /&&|\|\||\s\|\s|\$\(|`|\s[12]?>{1,2}\s?\S|;\s*\w/;
 // A list that is a command's argv (`["mkdir", "-p", dir]`): its words are instructions in order, so it
 // compares as code, not as a set of tags. Named for a command, or carrying an option ("-p", "--all").
 const ARGV_KEY = /^(command|cmd|argv|commands?_?line|exec)$/i;
+// A command line is code even without a pipe or a chain: `grep -n X <long path>` and `grep -n Y <long path>` are two requests.
+const isCommandLine = (key: string, value: string) => ARGV_KEY.test(key) && /\S\s+\S/.test(value.trim());
 const isArgv = (key: string, list: readonly unknown[]) =>
   list.length > 1 && (ARGV_KEY.test(key) || list.some((v) => typeof v === "string" && /^--?[a-z]/i.test(v)));
 
@@ -157,8 +159,7 @@ function collect(value: unknown, path: string, key: string, depth: number, out: 
   if (out.size >= MAX_FIELDS) return;
   // Paging and pacing fields, and fields left unset (null, ""), never change what is asked.
   if ((key && CONTROL_KEY.test(key)) || value === null || value === "") return;
-  // A command line is code even without a pipe or a chain: `grep -n X <long path>` and `grep -n Y <long path>` are two requests.
-  if (typeof value === "string") out.set(path, textValue(value, ARGV_KEY.test(key) && /\S\s+\S/.test(value.trim())));
+  if (typeof value === "string") out.set(path, textValue(value, isCommandLine(key, value)));
   else if (typeof value === "number") out.set(path, { kind: position ? "position" : "number", value });
   else if (Array.isArray(value) && isPositionList(key, value)) value.forEach((v, i) => out.set(`${path}.${i}`, { kind: "position", value: v as number }));
   else if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
@@ -209,20 +210,20 @@ function spellPattern(value: string): string {
 // stems of their content words and by their numbers and names (stop words, possessives, plurals, word
 // order, punctuation, separators and zero padding never count); an address, a path or a number by its
 // normalized value; code and patterns by `spellPattern`.
-function spellText(value: string): string | number {
-  const field = textValue(value);
+function spellText(value: string, code: boolean): string | number {
+  const field = textValue(value, code);
   if (field.kind !== "text") return field.value;
   return field.code || isPattern(value) ? spellPattern(value) : `${field.words.text}|${field.numbers}`;
 }
 
-function spell(value: unknown): unknown {
-  if (typeof value === "string") return spellText(value);
-  if (Array.isArray(value)) return value.map(spell);
+function spell(value: unknown, key = ""): unknown {
+  if (typeof value === "string") return spellText(value, isCommandLine(key, value));
+  if (Array.isArray(value)) return value.map((item) => spell(item));
   if (value !== null && typeof value === "object") {
     const fields = Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key));
     // Narration beside real arguments is commentary; alone (a `think` tool's thought) it is the request.
     const asked = fields.filter(([key]) => !NARRATION_KEY.test(key));
-    return Object.fromEntries((asked.length > 0 ? asked : fields).map(([key, v]) => [key, spell(v)]));
+    return Object.fromEntries((asked.length > 0 ? asked : fields).map(([key, v]) => [key, spell(v, key)]));
   }
   return value;
 }
