@@ -303,6 +303,9 @@ const COUNT_KEYS = ["count", "total", "total_count", "totalCount", "num_results"
 const ENVELOPE_WORDS = new Set(
   "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
 );
+// A key that counts what was found: `total`, `totalMatches`, `resultCount`, `num_hits`.
+const countKey = (key: string) => COUNT_KEYS.includes(key) || keyWords(key).some((word) => COUNT_WORDS.has(word));
+const COUNT_WORDS = new Set(["count", "total", "num", "hits", "matches"]);
 const envelopeKey = (key: string) => keyWords(key).some((word) => ENVELOPE_WORDS.has(word));
 
 // A value that says nothing: unset, empty, zero or false.
@@ -319,10 +322,10 @@ function emptyFields(fields: Fields): boolean {
   // {results: [], total: 0}: an envelope whose every list is empty. Beside content
   // ({thoughtNumber: 3, branches: []}) an empty list is just an empty part of an answer.
   if (lists.length > 0) {
-    return (
-      lists.every(emptyList) &&
-      Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)))
-    );
+    if (!lists.every(emptyList)) return false;
+    // Every list empty and a count of zero beside them: nothing was found, whatever else the envelope echoes.
+    if (Object.entries(fields).some(([key, v]) => v === 0 && countKey(key))) return true;
+    return Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)));
   }
   // {count: 0, ...} with nothing listed.
   return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));

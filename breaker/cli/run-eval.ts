@@ -23,10 +23,17 @@ export const EXIT = { passed: 0, failed: 1, unreadable: 2 } as const;
 const USAGE = `Usage: npm run eval -- <file or directory>... [--json] [--policy <file>]
 
 A directory stands for every .json and .jsonl file under it. A file holds one
-trajectory, a JSON array of them, or one per line (JSON Lines). A trajectory is:
+trajectory, a JSON array of them, or one per line (JSON Lines); JSON Lines
+whose lines are messages (a Claude Code or Codex session log) are one
+trajectory. A trajectory is:
   {"id"?, "messages": [...]}      OpenAI chat messages (tool_calls, role "tool"),
                                   or LangChain messages (serialized, {type, data}
-                                  or {type}), or Anthropic tool_use / tool_result blocks
+                                  or {type}), Anthropic tool_use / tool_result blocks,
+                                  AI SDK tool-call / tool-result parts (or UI parts),
+                                  Gemini functionCall / functionResponse parts
+  {"id"?, "input": [...]}         OpenAI Responses API items (function_call,
+                                  function_call_output, message)
+  {"id"?, "contents": [...]}      Gemini contents
   [...messages]                   the same messages as a bare array
   {"id"?, "toolCalls": [...]}     a list of {name, args, output? | error?, timestamp?}
                                   calls, with {"role": "user", "content"} entries
@@ -125,6 +132,12 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
   }
   // A CI gate that checked nothing must not pass.
   if (loaded.length === 0) return unreadable(`No trajectory found in ${files.join(", ")}: nothing was checked. Give .json or .jsonl files holding trajectories.`);
+  // A trajectory whose messages held no call the reader knows (a format it does not read) would pass unchecked.
+  const callless = loaded.filter(({ trajectory }) => !trajectory.events.some((e) => e.type === "model" && e.calls.length > 0));
+  if (callless.length === loaded.length) {
+    return unreadable(`No tool call found in ${files.join(", ")}: nothing was checked. See --help for the formats read.`);
+  }
+  for (const { id } of callless) io.err(`${id}: no tool call found; it passes unchecked.`);
   const rows: ReportRow[] = [];
   for (const { id, trajectory } of loaded) {
     rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy) });

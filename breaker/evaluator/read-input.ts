@@ -24,9 +24,16 @@ function syntaxError(file: string, text: string, lineOffset: number): InputError
   return new InputError(file, lineOffset + lineAt(text, offset) - 1, `invalid JSON (${scan.error?.reason ?? "unreadable"}).`);
 }
 
+// A trajectory of its own, not one of a trajectory's messages or calls. `tool_calls` names a trajectory's call
+// list only where it is not an assistant message's; `input` (Responses API) and `contents` (Gemini) hold messages.
+const isTrajectory = (v: unknown): boolean => {
+  if (v === null || typeof v !== "object") return false;
+  const fields = v as Record<string, unknown>;
+  return "messages" in fields || "toolCalls" in fields || ("tool_calls" in fields && !("role" in fields)) || Array.isArray(fields.input) || Array.isArray(fields.contents);
+};
+
 function isArrayOfTrajectories(value: unknown[]): boolean {
-  // `tool_calls` names a trajectory's call list only where it is not an assistant message's.
-  return value.some((v) => v !== null && typeof v === "object" && ("messages" in v || "toolCalls" in v || ("tool_calls" in v && !("role" in v))));
+  return value.some(isTrajectory);
 }
 
 /**
@@ -63,5 +70,7 @@ function readJsonLines(body: string, file: string): SourceItem[] {
       throw syntaxError(file, line, index + 1);
     }
   });
+  // Lines that are messages or calls, not trajectories (a Claude Code or Codex session log): one trajectory.
+  if (items.length > 0 && !items.some((item) => isTrajectory(item.value))) return [{ value: items.map((item) => item.value), line: items[0]!.line }];
   return items;
 }

@@ -1,7 +1,7 @@
 import { BreakerError } from "../errors.js";
 import type { ToolNature } from "../types.js";
 import { asRecord, asString, parseArgs, timeOf } from "./fields.js";
-import { eventsOfMessage } from "./messages.js";
+import { eventsOfMessages } from "./messages.js";
 import { outcomeOf } from "./tool-result.js";
 import type { ReplayEvent, ReplayTrajectory } from "./trajectory.js";
 import { usageOf } from "../usage.js";
@@ -90,17 +90,19 @@ export function toTrajectory(input: unknown): ReplayTrajectory {
       return { events: eventsOfToolCalls(input), natures: {} };
     }
     if (!input.every(looksLikeMessage)) invalid("An array here must hold chat messages or {name, args, output} calls.");
-    return { events: input.flatMap(eventsOfMessage), natures: {} };
+    return { events: eventsOfMessages(input), natures: {} };
   }
   const record = asRecord(input);
   if (!record) invalid(`A trajectory must be an object with "messages" or "toolCalls", not ${input === null ? "null" : typeof input}.`);
   const id = record.id === undefined || record.id === null ? undefined : String(record.id);
   const natures = naturesOf(record.natures);
   const base = id === undefined ? { natures } : { id, natures };
-  if (Array.isArray(record.messages)) return { ...base, events: record.messages.flatMap(eventsOfMessage) };
+  // Chat messages; a Responses API request's `input` items; Gemini's `contents`.
+  const messages = [record.messages, record.input, record.contents].find(Array.isArray);
+  if (messages) return { ...base, events: eventsOfMessages(messages) };
   const calls = record.toolCalls ?? record.tool_calls;
   if (Array.isArray(calls)) return { ...base, events: eventsOfToolCalls(calls) };
   // Already read (the CLI reads files first, then replays).
   if (Array.isArray(record.events) && asRecord(record.natures)) return { ...base, events: record.events as ReplayEvent[] };
-  return invalid(`Trajectory${id ? ` "${id}"` : ""} has neither a "messages" array nor a "toolCalls" array.`);
+  return invalid(`Trajectory${id ? ` "${id}"` : ""} has neither a "messages" array (or a Responses "input", a Gemini "contents") nor a "toolCalls" array.`);
 }

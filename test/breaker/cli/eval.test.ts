@@ -95,6 +95,17 @@ describe("eval CLI", () => {
     expect(JSON.parse(out).results.map((r: { id: string }) => r.id)).toEqual(["runs.jsonl:1", "named"]);
   });
 
+  it("exits 2 when no trajectory holds a tool call it can read, and names a callless one beside others", async () => {
+    // Messages in a shape with no call the reader knows: a CI gate must not pass them as checked.
+    const unread = write("unread.json", JSON.stringify({ messages: [{ role: "user", content: "hi" }, { role: "assistant", content: [{ kind: "call", tool: "x" }] }] }));
+    const none = await evalCli(unread);
+    expect(none.code).toBe(EXIT.unreadable);
+    expect(none.err).toMatch(/No tool call found in .*unread\.json: nothing was checked/);
+    const mixed = await evalCli(unread, seedClean);
+    expect(mixed.code).toBe(EXIT.passed);
+    expect(mixed.err).toContain("unread.json:1: no tool call found; it passes unchecked.");
+  });
+
   it("reads every .json file under a directory", async () => {
     const { code, out } = await evalCli(join(CORPUS_DIR, "dev/project/seed"), "--json");
     expect(code).toBe(EXIT.failed);

@@ -589,6 +589,35 @@ describe("empty answers and answers with empty parts", () => {
   });
 });
 
+describe("a search's zero count, however its envelope is rendered", () => {
+  // A code search as a Cursor session export renders it: its status around one JSON block that echoes the request.
+  const rendered = (pattern: string, matches: number) =>
+    `Additional data:\n\n\`\`\`json\n${JSON.stringify({ isPruned: true, outputMode: "content", path: "data/staging.csv", pattern, topFiles: matches ? [{ uri: "data/staging.csv", matchCount: matches }] : [], totalFiles: matches ? 1 : 0, totalMatches: matches }, null, 2)}\n\`\`\`\nStatus: **completed**`;
+
+  it("reads every list empty beside a zero count as empty, whatever else the envelope echoes, and a count above zero as an answer", () => {
+    expect(summarizeOutcome({ output: { pattern: "28628", isPruned: true, topFiles: [], totalMatches: 0 } }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: { pattern: "28628", isPruned: true, topFiles: [{ uri: "a.csv" }], totalMatches: 3 } }).kind).toBe("ok");
+    // An empty part beside content and no count of what was found stays an answer.
+    expect(summarizeOutcome({ output: { title: "Q3 plan", owner: "ana", attachments: [] } }).kind).toBe("ok");
+  });
+
+  it("reads the JSON block a markdown rendering wraps as the result", () => {
+    expect(summarizeOutcome({ output: rendered("28628", 0) }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: rendered("28628", 2) }).kind).toBe("ok");
+    // Prose that quotes JSON among much else is prose.
+    expect(summarizeOutcome({ output: `The API answers like this:\n\`\`\`json\n{"items": [], "count": 0}\n\`\`\`\n${"and the client goes on to read the next page of the feed. ".repeat(3)}` }).kind).toBe("ok");
+  });
+
+  it("stops a search re-aimed at file after file that keeps finding nothing", () => {
+    const search = (path: string, matches = 0): CallSpec => ({ tool: "ripgrep_raw_search", args: { pattern: "28628", path }, result: rendered("28628", matches).replace("data/staging.csv", path) });
+    const files = ["staging/form_95.csv", "canonical/merged.csv", "raw/page_1.json", "raw/page_2.json", "raw/page_3.json", "raw/page_4.json"];
+    const misses = files.slice(0, 5).map((f) => search(f));
+    expect(severity(decideOn([...misses, { tool: "ripgrep_raw_search", args: { pattern: "28628", path: files[5] } }]), "flailing")).toBe("block");
+    // The same searches with one that finds the record are a search that worked.
+    expect(severity(decideOn([...misses.slice(0, 4), search("raw/page_3.json", 1), { tool: "ripgrep_raw_search", args: { pattern: "28628", path: files[5] } }]), "flailing")).toBe("none");
+  });
+});
+
 describe("flailing", () => {
   const jql = (q: string, out = "empty"): CallSpec => ({ tool: "jira_search", args: { jql: q }, out });
   const queries = ["summary ~ refund", "text ~ timeout", "labels = payments", "component = Billing", "project = PAY", "status = Open"];
