@@ -31,6 +31,7 @@ trajectory. A trajectory is:
                                   or {type}), Anthropic tool_use / tool_result blocks,
                                   AI SDK tool-call / tool-result parts (or UI parts),
                                   Gemini functionCall / functionResponse parts
+  {"values": {"messages": [...]}} a LangGraph thread's state (SDK threads.getState)
   {"id"?, "input": [...]}         OpenAI Responses API items (function_call,
                                   function_call_output, message)
   {"id"?, "contents": [...]}      Gemini contents

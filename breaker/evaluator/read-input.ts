@@ -25,11 +25,13 @@ function syntaxError(file: string, text: string, lineOffset: number): InputError
 }
 
 // A trajectory of its own, not one of a trajectory's messages or calls. `tool_calls` names a trajectory's call
-// list only where it is not an assistant message's; `input` (Responses API) and `contents` (Gemini) hold messages.
+// list only where it is not an assistant message's; `values.messages` (a LangGraph thread's state), `input` (Responses API)
+// and `contents` (Gemini) hold messages.
 const isTrajectory = (v: unknown): boolean => {
   if (v === null || typeof v !== "object") return false;
   const fields = v as Record<string, unknown>;
-  return "messages" in fields || "toolCalls" in fields || ("tool_calls" in fields && !("role" in fields)) || Array.isArray(fields.input) || Array.isArray(fields.contents);
+  const values = fields.values !== null && typeof fields.values === "object" ? (fields.values as Record<string, unknown>) : undefined;
+  return "messages" in fields || Array.isArray(values?.messages) || "toolCalls" in fields || ("tool_calls" in fields && !("role" in fields)) || Array.isArray(fields.input) || Array.isArray(fields.contents);
 };
 
 function isArrayOfTrajectories(value: unknown[]): boolean {

@@ -97,8 +97,8 @@ export function toTrajectory(input: unknown): ReplayTrajectory {
   const id = record.id === undefined || record.id === null ? undefined : String(record.id);
   const natures = naturesOf(record.natures);
   const base = id === undefined ? { natures } : { id, natures };
-  // Chat messages; a Responses API request's `input` items; Gemini's `contents`.
-  const messages = [record.messages, record.input, record.contents].find(Array.isArray);
+  // Chat messages; a LangGraph thread's state (`values.messages`); a Responses API request's `input` items; Gemini's `contents`.
+  const messages = [record.messages, asRecord(record.values)?.messages, record.input, record.contents].find(Array.isArray);
   if (messages) return { ...base, events: eventsOfMessages(messages) };
   const calls = record.toolCalls ?? record.tool_calls;
   if (Array.isArray(calls)) return { ...base, events: eventsOfToolCalls(calls) };

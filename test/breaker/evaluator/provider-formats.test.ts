@@ -155,6 +155,28 @@ describe("AI SDK messages", () => {
   });
 });
 
+describe("LangGraph thread state", () => {
+  it("reads a thread's state as the SDK returns it (values.messages) and fails a lookup repeated without news", async () => {
+    const state = {
+      values: {
+        messages: [
+          { type: "human", content: "Who owns Acme?", id: "h1" },
+          ...range(REPEATS).flatMap((i) => [
+            { type: "ai", content: "", id: `a${i}`, tool_calls: [{ name: "query_crm", args: { company_name: "Acme Corp" }, id: `call_${i}`, type: "tool_call" }] },
+            { type: "tool", content: "No company found matching 'Acme Corp'", tool_call_id: `call_${i}`, name: "query_crm", status: "success", id: `t${i}` },
+          ]),
+        ],
+        halted: false,
+      },
+      next: [],
+      metadata: { thread_id: "th-1" },
+    };
+    expect(readTrajectoryItems(JSON.stringify([state]), "history.json")).toHaveLength(1);
+    const result = await evaluateTrajectory(state);
+    expect(result).toMatchObject({ passed: false, calls: REPEATS - 1 });
+  });
+});
+
 describe("session logs", () => {
   it("reads a Claude Code session log: one response's blocks over several lines are one model turn, results matched by id", async () => {
     const line = (type: string, message: object, second: number) => JSON.stringify({ type, message, timestamp: `2026-03-01T10:00:${String(second).padStart(2, "0")}Z`, sessionId: "s" });
