@@ -37,7 +37,9 @@ trajectory. A trajectory is:
   {"id"?, "contents": [...]}      Gemini contents
   [...messages]                   the same messages as a bare array
   {"id"?, "toolCalls": [...]}     a list of {name, args, output? | error?, timestamp?}
-                                  calls, with {"role": "user", "content"} entries
+                                  calls (the result also as result, observation or
+                                  response; status "error" or is_error marks a
+                                  failure), with {"role": "user", "content"} entries
                                   for user turns
   [{name, args, output}, ...]     the same calls as a bare array
 Add "natures": {"tool": "polling" | "side_effecting" | ...} to declare tool natures.

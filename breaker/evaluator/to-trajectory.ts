@@ -35,6 +35,10 @@ function endsRun(entries: readonly unknown[], index: number): boolean {
   return true;
 }
 
+// Where a call entry keeps its result: `output`, or the names other logs give it (a ReAct log's `observation`).
+const OUTPUT_KEYS = ["output", "result", "observation", "response"];
+const FAILED_STATUSES = new Set(["error", "failed", "failure"]);
+
 // `{name, args, output?, error?}` entries: each is one model turn with one call and, when given, its result.
 // An entry with `role: "user"` (or only `user`) marks a new user turn.
 function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
@@ -58,8 +62,10 @@ function eventsOfToolCalls(entries: unknown[]): ReplayEvent[] {
     const events: ReplayEvent[] = [
       { type: "model", calls: [{ id, name, args: parseArgs(entry.args ?? entry.arguments) }], ...(usage ? { usage } : {}), ...when },
     ];
-    if ("output" in entry || "error" in entry) {
-      events.push({ type: "result", callId: id, outcome: outcomeOf(entry.output, entry.error) });
+    const output = OUTPUT_KEYS.find((key) => key in entry);
+    if (output !== undefined || "error" in entry) {
+      const flagged = entry.error ?? (entry.is_error === true || entry.isError === true || FAILED_STATUSES.has(entry.status as string) ? true : undefined);
+      events.push({ type: "result", callId: id, outcome: outcomeOf(output === undefined ? undefined : entry[output], flagged) });
     }
     return events;
   });

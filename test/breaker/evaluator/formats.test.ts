@@ -98,6 +98,23 @@ describe("reading trajectories", () => {
     ]);
   });
 
+  it("reads a call entry's result under the names other logs give it, and a failed status as an error", () => {
+    const t = toTrajectory({
+      toolCalls: [
+        { name: "search", args: { q: "a" }, observation: "3 hits" },
+        { name: "search", args: { q: "b" }, result: { hits: [] } },
+        { name: "search", args: { q: "c" }, response: "timeout", status: "failed" },
+        { name: "search", args: { q: "d" }, output: "Permission denied", is_error: true },
+      ],
+    });
+    expect(t.events.filter((e) => e.type === "result").map((e) => e.type === "result" && e.outcome)).toEqual([
+      { output: "3 hits" },
+      { output: { hits: [] } },
+      { error: "timeout" },
+      { error: "Permission denied" },
+    ]);
+  });
+
   it("reads error text in tool content as a failure when the format has no error flag, as the runtime does", () => {
     const t = toTrajectory({ messages: [openaiCall("c1", "t", "{}"), { role: "tool", tool_call_id: "c1", content: "Error: timed out" }] });
     const result = t.events[1] as Extract<ReplayEvent, { type: "result" }>;
