@@ -23,9 +23,16 @@ export function asTime(value: unknown): number | undefined {
   return undefined;
 }
 
+// The names logs give a message's or call's time (LangSmith's `start_time`, OpenTelemetry's `startTime`, `ts`).
+const TIME_KEYS = ["timestamp", "created_at", "createdAt", "time", "start_time", "startTime", "started_at", "startedAt", "ts"];
+
 /** The first time field a message or call carries. */
 export function timeOf(fields: Record<string, unknown>): number | undefined {
-  return asTime(fields.timestamp) ?? asTime(fields.created_at) ?? asTime(fields.createdAt) ?? asTime(fields.time);
+  for (const key of TIME_KEYS) {
+    const at = asTime(fields[key]);
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 /** Tool arguments as given: JSON text is parsed, text that is not JSON stays the raw string. */

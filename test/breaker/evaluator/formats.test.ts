@@ -115,6 +115,13 @@ describe("reading trajectories", () => {
     ]);
   });
 
+  it("reads a call's time under the names logs give it", () => {
+    const at = "2026-03-01T10:00:00Z";
+    const times = ["timestamp", "start_time", "startTime", "started_at", "ts"].map((key) => toTrajectory({ toolCalls: [{ name: "a", args: {}, [key]: at }] }).events[0]);
+    for (const event of times) expect(event).toMatchObject({ type: "model", at: Date.parse(at) });
+    expect(toTrajectory({ toolCalls: [{ name: "a", args: {}, ts: 1_772_359_200 }] }).events[0]).toMatchObject({ at: 1_772_359_200_000 });
+  });
+
   it("reads error text in tool content as a failure when the format has no error flag, as the runtime does", () => {
     const t = toTrajectory({ messages: [openaiCall("c1", "t", "{}"), { role: "tool", tool_call_id: "c1", content: "Error: timed out" }] });
     const result = t.events[1] as Extract<ReplayEvent, { type: "result" }>;
