@@ -38,6 +38,7 @@ function roleFrom(name: unknown): Role | undefined {
 // A session log's line around the message it records: Claude Code's {type, message, timestamp}, Codex's
 // {type: "response_item", payload, timestamp}. The line's time is the message's when the message has none.
 function envelopeOf(record: Record<string, unknown>): Record<string, unknown> {
+  if ("role" in record) return record;
   const inner = asRecord(record.payload) ?? asRecord(record.message);
   if (!inner || !("role" in inner || "type" in inner)) return record;
   const at = record.timestamp ?? record.created_at;
@@ -72,9 +73,12 @@ function callOf(raw: unknown): ReplayCall | undefined {
   return id ? { id, name, args } : { name, args };
 }
 
-// The AI SDK's UI message part for a tool: {type: "tool-<name>", toolCallId, input, output | errorText}.
+// The AI SDK's UI message part for a tool: {type: "tool-<name>", toolCallId, state, input, output | errorText}.
+// Model-message parts (tool-call, tool-result) have no state.
 const uiPartTool = (part: Record<string, unknown>) =>
-  typeof part.type === "string" && part.type.startsWith("tool-") && part.toolCallId !== undefined ? part.type.slice(5) || undefined : undefined;
+  typeof part.type === "string" && part.type.startsWith("tool-") && part.toolCallId !== undefined && typeof part.state === "string"
+    ? part.type.slice(5) || undefined
+    : undefined;
 
 // Parts of a model message that are calls: Anthropic's tool_use, the AI SDK's tool-call and tool UI parts, Gemini's functionCall.
 const isCallPart = (part: unknown) => {
