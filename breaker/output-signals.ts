@@ -11,6 +11,7 @@ import { keyWords } from "./key-words.js";
 import * as otherLanguages from "./other-languages.js";
 import { failureCause } from "./failure-cause.js";
 import { hasVerdictLine } from "./verdict-line.js";
+import { isMeterLine } from "./volatile.js";
 
 /** A failure found in an output, and whether a retry may cure it. */
 export interface FailureSignal {
@@ -167,7 +168,7 @@ const SPEAKER = /^[\w.-]+(@[\w.-]+)?: /;
 function firstLine(text: string): string {
   const lines = /^\s*(\S[^\n]*)(?:\n\s*(\S[^\n]*))?/.exec(text);
   if (!lines) return "";
-  return HEADER_LINE.test(lines[1]!) && lines[2] !== undefined ? lines[2] : lines[1]!;
+  return (HEADER_LINE.test(lines[1]!) || isMeterLine(lines[1]!)) && lines[2] !== undefined ? lines[2] : lines[1]!;
 }
 
 // A line that opens with a failure, said by the program itself or behind its name ("ssh: Could not resolve ...").

@@ -92,11 +92,23 @@ const TIME_PATTERNS: readonly RegExp[] = [
 
 // A harness's usage meter printed with the result ("Tokens: 9.7k sent, 1.5k cache hit, 444 received. Cost: $0.0025
 // message, $0.0052 session."): it reads differently after every call, whatever the tool answered.
+// So is what it says has been used or is left ("You have sent 93 messages and have used up $0.3970. You have
+// $0.6030 remaining.").
 const METER_PATTERNS: readonly RegExp[] = [
   /\b\d+(\.\d+)?[kKmM]? (tokens?|sent|received|cache (hit|write|read)s?|prompt tokens|completion tokens)\b/g,
   /\b(tokens?( used)?|cost|spent|usage)[:=]? ?\$?\d+(\.\d+)?[kKmM]?( (message|session|total|request|call))?\b/gi,
-  /\$\d+(\.\d+)? (message|session|total|request|call)\b/gi,
+  /\$\d+(\.\d+)? (message|session|total|request|call|remaining|left)\b/gi,
+  /\b(sent|used( up)?|spent|consumed|made) \$?\d+(\.\d+)?[kKmM]?( (messages?|requests?|tokens?|credits?|queries|calls?|steps?))?(?=\W|$)/gi,
 ];
+
+// A line that is only such a meter: the harness speaking above the result, not the tool.
+const METER_LINE_WORDS = /^[\s\w',.;:!()<>$-]*$/;
+export function isMeterLine(line: string): boolean {
+  if (!HAS_DIGIT.test(line)) return false;
+  let out = line;
+  for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
+  return out !== line && !HAS_DIGIT.test(out) && METER_LINE_WORDS.test(out) && out.length <= 200;
+}
 
 /** Ids a machine stamps on what it makes: a UUID, a hex digest. */
 export const HASH_IDS: readonly RegExp[] = [
