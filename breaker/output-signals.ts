@@ -417,7 +417,8 @@ const UNFINISHED_WORDS = "running|pending|queued|in[ _-]?progress|processing|wai
 const UNFINISHED_TEXT = new RegExp(
   [
     `\\b(still|currently|is|are|now) (being )?(${UNFINISHED_WORDS})\\b`,
-    `^\\W*[A-Za-z]+( [A-Za-z]+)? (${UNFINISHED_WORDS})\\b`,
+    // ... but not a negation of it: "No running shell found", "Nothing pending".
+    `^\\W*(?!(no|not|none|nothing)\\b)[A-Za-z]+( [A-Za-z]+)? (${UNFINISHED_WORDS})\\b`,
     "\\bin[ _-]progress\\b",
     "\\bno new output\\b",
     "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
