@@ -329,7 +329,27 @@ function emptyFields(fields: Fields): boolean {
     return Object.entries(fields).every(([key, v]) => Array.isArray(v) || blank(v) || envelopeKey(key) || (asFields(v) !== undefined && emptyFields(v as Fields)));
   }
   // {count: 0, ...} with nothing listed.
-  return COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields));
+  if (COUNT_KEYS.some((key) => fields[key] === 0) && !values.some((v) => asFields(v) && !emptyFields(v as Fields))) return true;
+  // {session_id: 3, output: ""}: the content left blank, beside only the envelope and the ids it is stamped with.
+  const entries = Object.entries(fields);
+  return entries.some(([, v]) => v === "" || v === null) && entries.every(([key, v]) => blank(v) || envelopeKey(key) || idKey(key));
+}
+
+const idKey = (key: string) => /^ids?$/.test(keyWords(key).at(-1) ?? "");
+
+// A short text of "Key: value" lines ("Status Code: 0\nResponse: "), as fields; undefined for any other text.
+const PROSE_FIELD_LINE = /^([A-Za-z][\w .-]{0,30}?):[ \t]*(.*)$/;
+const MAX_PROSE_FIELDS = 8;
+function proseFields(text: string): Fields | undefined {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  if (lines.length === 0 || lines.length > MAX_PROSE_FIELDS) return undefined;
+  const fields: Fields = {};
+  for (const line of lines) {
+    const match = PROSE_FIELD_LINE.exec(line.trim());
+    if (!match) return undefined;
+    fields[match[1]!] = match[2]!.trim();
+  }
+  return fields;
 }
 
 // A terminal capture's prompt line (`runner@d4d5:~/workspace$`, Windows's `C:\app>` or `PS C:\app>`, optionally
@@ -372,7 +392,9 @@ export function isEmptyOutput(value: unknown, echoes: readonly string[] = []): b
   if (typeof value === "string") {
     const text = value.trim();
     if (/[@>]/.test(text) && (onlyPrompts(text, echoes) || (text.startsWith("<") && emptyTagged(text)))) return true;
-    return text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text));
+    if (text === "" || text === "[]" || text === "{}" || (text.length <= NOTHING_SAID_MAX_CHARS && NOTHING_SAID.test(text))) return true;
+    const fields = text.length <= NOTHING_SAID_MAX_CHARS && text.includes(":") ? proseFields(text) : undefined;
+    return fields !== undefined && emptyFields(fields);
   }
   if (Array.isArray(value)) return emptyList(value);
   const fields = asFields(value);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeOutcome } from "../../../breaker/outcome.js";
+import { isInProgress } from "../../../breaker/output-signals.js";
 import { DEFAULT_POLICY } from "../../../breaker/policy.js";
 import { isNoOpCommand } from "../../../breaker/detectors/no-op.js";
 import { decideOn, findingOf, severity, type CallSpec } from "../support/window.js";
@@ -586,6 +587,40 @@ describe("empty answers and answers with empty parts", () => {
     // A history that grows with every call is a counter: the same thought again is the same answer.
     expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).toBe(summarizeOutcome({ output: thought(1, 2) }).fingerprint);
     expect(summarizeOutcome({ output: thought(1, 1) }).fingerprint).not.toBe(summarizeOutcome({ output: thought(2, 2) }).fingerprint);
+  });
+});
+
+describe("what a harness prints around the result", () => {
+  const meter = (sent: number, used: number) =>
+    `You have sent ${sent} messages and have used up $${used.toFixed(4)}. You have $${(1 - used).toFixed(4)} remaining.\n\nCommand parsing failed.\nRemember to include one and only one command in your reply.`;
+
+  it("reads a meter of what was used or is left as no part of the answer, and the failure below it as the answer", () => {
+    const first = summarizeOutcome({ output: meter(93, 0.397) });
+    const next = summarizeOutcome({ output: meter(94, 0.4031) });
+    expect(first.kind).toBe("error");
+    expect(next.fingerprint).toBe(first.fingerprint);
+    // A different answer under the same meter is news.
+    expect(summarizeOutcome({ output: meter(95, 0.41).replace("Command parsing failed.", "Speedup: 1.8x over the reference") }).fingerprint).not.toBe(first.fingerprint);
+  });
+
+  it("stops an identical command the harness keeps refusing under a running meter", () => {
+    const view = (n: number): CallSpec => ({ tool: "view_file", args: { command: "view_file solver.py" }, result: meter(100 + n, 0.4 + n / 100) });
+    expect(blocked([view(0), view(1), view(2), { tool: "view_file", args: { command: "view_file solver.py" } }])).toBe(true);
+  });
+
+  it("reads a negated state as no work in progress, and a stated one as a poll", () => {
+    expect(isInProgress("No running shell found. Start one with exec_command.")).toBe(false);
+    expect(isInProgress("Nothing pending in the queue.")).toBe(false);
+    expect(isInProgress("Process running with session ID 3")).toBe(true);
+  });
+
+  it("reads an envelope whose content is blank beside its status and ids as empty, and one with content as an answer", () => {
+    expect(summarizeOutcome({ output: { session_id: "s-7", output: "" } }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "Status Code: 0\nResponse: " }).kind).toBe("empty");
+    expect(summarizeOutcome({ output: "Status Code: 0\nResponse: CONTAINER ID   IMAGE   STATUS" }).kind).toBe("ok");
+    expect(summarizeOutcome({ output: { session_id: "s-7", output: "total 8\ndrwxr-xr-x 2 root root" } }).kind).toBe("ok");
+    // A record with an id and a filled field is content, even with another field blank.
+    expect(summarizeOutcome({ output: { id: "doc-1", title: "Q3 plan", summary: "" } }).kind).toBe("ok");
   });
 });
 
