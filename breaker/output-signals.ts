@@ -123,6 +123,8 @@ const TRANSIENT = new RegExp(
     "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
+    // A server that did not answer: "The connector's server isn't responding", "no response from upstream".
+    "\\b((is|are|was|were)n't|(is|are|was|were) not|not|stopped) responding\\b|\\bno response (from|received)\\b|\\b(did not|didn't) respond\\b|\\bhost unreachable\\b",
     // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure", "flaky error".
     "\\b(transient|retr[iy]-?able|temporary (failure|error)|flaky|intermittent(ly)?|sporadic(ally)?)\\b",
   ].join("|"),

@@ -274,6 +274,16 @@ describe("transient failures earn retries", () => {
     expect(summarizeOutcome({ error: "non-retry-able error: quota exhausted" }).transient).toBeUndefined();
   });
 
+  it("reads a server that did not answer as transient, and a refusal that answered as permanent", () => {
+    const down = { tool: "list_meetings", args: {}, error: "The connector's server isn't responding. You can try again." };
+    expect(blocked([down, down, { tool: "list_meetings", args: {} }])).toBe(false);
+    for (const error of ["upstream is not responding", "No response from server after 30000ms", "ssh: connect to host 10.0.0.4: Host unreachable"]) {
+      expect(summarizeOutcome({ error }).transient).toBe(true);
+    }
+    expect(summarizeOutcome({ error: "The server responded: 403 Forbidden" }).transient).toBeUndefined();
+    expect(blocked([{ ...down, error: "Meeting not found" }, { ...down, error: "Meeting not found" }, { tool: "list_meetings", args: {} }])).toBe(true);
+  });
+
   it("reads a dropped SMTP connection as transient: the third identical send after two runs", () => {
     const send = { tool: "send_email", args: { to: "legal@partner.example", subject: "Signed contract" } };
     const dropped = { ...send, error: "SMTPServerDisconnected: Connection unexpectedly closed" };
