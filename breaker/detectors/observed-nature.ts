@@ -31,10 +31,11 @@ export function observedNature(candidate: CallRecord, run: readonly CallRecord[]
 // a session ended. Done twice, it is done twice.
 const OUTWARD_VERB =
   /^(send|post|publish|notify|alert|email|mail|sms|tweet|reply|broadcast|charge|pay|refund|purchase|buy|order|book|reserve|invite|logout|signout)$/;
-// Words that make the name a read or a preparation of such a thing ("get_order", "draft_email", "list_posts"),
+// Words that make the name a read, a reckoning or a preparation of such a thing ("get_order", "draft_email",
+// "calculate_order_total"),
 // or a send to a program rather than to someone: keys to a terminal, input to a process, a request to an API.
 const NOT_AN_ACT =
-  /^(get|read|list|search|find|fetch|query|show|view|check|lookup|describe|count|status|history|details|info|track|tracking|draft|compose|preview|validate|estimate|quote|format|cancel|keys?|keystrokes?|input|stdin|command|cmd|request|signal)$/;
+  /^(get|read|list|search|find|fetch|query|show|view|check|lookup|describe|count|status|history|details|info|track|tracking|draft|compose|preview|validate|verify|estimate|quote|calculate|compute|total|summari[sz]e|summary|analy[sz]e|inspect|format|cancel|keys?|keystrokes?|input|stdin|command|cmd|request|signal)$/;
 
 /**
  * The nature a tool's name declares when it declares none itself: a tool

@@ -73,9 +73,13 @@ describe("a letter alone names no subject", () => {
     ).toBe("CLOSED");
   });
 
-  it("does not take keys sent to a terminal for a message sent to someone", () => {
+  it("does not take keys sent to a terminal, or a reckoning about an order, for an act on someone", () => {
     expect(namedNature("send_keystrokes")).toBeUndefined();
     expect(namedNature("send_keys")).toBeUndefined();
+    // A reckoning about an order places none: "calculate_order_total_excluding_items" (tau-bench) reads it.
+    expect(namedNature("calculate_order_total_excluding_items")).toBeUndefined();
+    expect(namedNature("compute_refund")).toBeUndefined();
+    expect(namedNature("place_order")).toBe("side_effecting");
     expect(namedNature("send_message")).toBe("side_effecting");
   });
 });
