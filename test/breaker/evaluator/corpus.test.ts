@@ -52,11 +52,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-59 moved in: 1083 of 1260 loops, 84 of 1440 legitimate runs stopped.
-  it("keeps recall >= 0.8595 and a false-positive rate <= 0.0584 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-67 moved in: 1156 of 1359 loops, 99 of 1548 legitimate runs stopped.
+  it("keeps recall >= 0.8506 and a false-positive rate <= 0.0640 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.8595);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0584);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8506);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.064);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
