@@ -47,15 +47,17 @@ const WRAPPER_KEYS = new Set(["content", "type", "isError", "is_error"]);
 
 // A result rendered as markdown around one JSON code block ("Additional data:\n```json {...}```\nStatus: done"):
 // the block is the result, the few words around it are the renderer's.
+// A block that is not JSON leaves the text as it is.
 const FENCED_JSON = /^([^`]{0,80})```json\s*\n([\s\S]*?)\n```([^`]{0,80})$/;
-function unfenced(text: string): string {
+function parseText(text: string): unknown {
   const match = text.includes("```json") ? FENCED_JSON.exec(text.trim()) : null;
-  return match ? match[2]! : text;
+  const block = match ? parseIfJson(match[2]) : undefined;
+  return block !== undefined && typeof block !== "string" ? block : parseIfJson(text);
 }
 
 /** Read a tool's raw output (see the module comment). */
 export function readToolOutput(raw: unknown): ToolOutput {
-  const value = parseIfJson(typeof raw === "string" ? unfenced(withoutTerminalControl(raw)) : raw);
+  const value = typeof raw === "string" ? parseText(withoutTerminalControl(raw)) : raw;
   if (Array.isArray(value) && value.length > 0 && value.every(isBlock)) return { value: blocksText(value), flaggedError: false };
   const fields = asFields(value);
   if (!fields || !Array.isArray(fields.content) || fields.content.length === 0 || !fields.content.every(isBlock)) {

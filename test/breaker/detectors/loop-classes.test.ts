@@ -649,6 +649,9 @@ describe("a search's zero count, however its envelope is rendered", () => {
   it("reads the JSON block a markdown rendering wraps as the result", () => {
     expect(summarizeOutcome({ output: rendered("28628", 0) }).kind).toBe("empty");
     expect(summarizeOutcome({ output: rendered("28628", 2) }).kind).toBe("ok");
+    // A block that is not JSON leaves the text whole: the words around it still count.
+    const broken = (status: string) => summarizeOutcome({ output: `Additional data:\n\`\`\`json\n{"totalMatches": \n\`\`\`\nStatus: **${status}**` }).fingerprint;
+    expect(broken("completed")).not.toBe(broken("cancelled"));
     // Prose that quotes JSON among much else is prose.
     expect(summarizeOutcome({ output: `The API answers like this:\n\`\`\`json\n{"items": [], "count": 0}\n\`\`\`\n${"and the client goes on to read the next page of the feed. ".repeat(3)}` }).kind).toBe("ok");
   });
