@@ -307,8 +307,8 @@ const ENVELOPE_WORDS = new Set(
   "total count size length hits page pages per limit offset cursor next prev previous more start max min status state ok success message msg query q took elapsed type kind object hint hints note notes suggestion suggestions tip reason detail details info warning warnings explanation".split(" "),
 );
 // A key that counts what was found: `total`, `totalMatches`, `resultCount`, `num_hits`.
-const countKey = (key: string) => COUNT_KEYS.includes(key) || keyWords(key).some((word) => COUNT_WORDS.has(word));
 const COUNT_WORDS = new Set(["count", "total", "num", "hits", "matches"]);
+const countKey = (key: string) => COUNT_KEYS.includes(key) || keyWords(key).some((word) => COUNT_WORDS.has(word));
 const envelopeKey = (key: string) => keyWords(key).some((word) => ENVELOPE_WORDS.has(word));
 
 // A value that says nothing: unset, empty, zero or false.

@@ -101,13 +101,16 @@ const METER_PATTERNS: readonly RegExp[] = [
   /\b(sent|used( up)?|spent|consumed|made) \$?\d+(\.\d+)?[kKmM]?( (messages?|requests?|tokens?|credits?|queries|calls?|steps?))?(?=\W|$)/gi,
 ];
 
-// A line that is only such a meter: the harness speaking above the result, not the tool.
+// Plain words around the meters: nothing of a result's own (no digit once the meters are masked, no markup).
 const METER_LINE_WORDS = /^[\s\w',.;:!()<>$-]*$/;
+const METER_LINE_MAX_CHARS = 200;
+
+/** True when a line is only such a meter: the harness speaking above the result, not the tool. */
 export function isMeterLine(line: string): boolean {
-  if (!HAS_DIGIT.test(line)) return false;
+  if (line.length > METER_LINE_MAX_CHARS || !HAS_DIGIT.test(line)) return false;
   let out = line;
   for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
-  return out !== line && !HAS_DIGIT.test(out) && METER_LINE_WORDS.test(out) && out.length <= 200;
+  return out !== line && !HAS_DIGIT.test(out) && METER_LINE_WORDS.test(out);
 }
 
 /** Ids a machine stamps on what it makes: a UUID, a hex digest. */
