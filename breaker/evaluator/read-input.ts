@@ -1,5 +1,7 @@
 import { BreakerError } from "../errors.js";
+import { asRecord } from "./fields.js";
 import { lineAt, scanJson } from "./json-scan.js";
+import { messagesOf } from "./to-trajectory.js";
 
 /** One trajectory's JSON as read from a file, with the line it starts on. */
 export interface SourceItem {
@@ -25,13 +27,10 @@ function syntaxError(file: string, text: string, lineOffset: number): InputError
 }
 
 // A trajectory of its own, not one of a trajectory's messages or calls. `tool_calls` names a trajectory's call
-// list only where it is not an assistant message's; `values.messages` (a LangGraph thread's state), `input` (Responses API)
-// and `contents` (Gemini) hold messages.
+// list only where it is not an assistant message's.
 const isTrajectory = (v: unknown): boolean => {
-  if (v === null || typeof v !== "object") return false;
-  const fields = v as Record<string, unknown>;
-  const values = fields.values !== null && typeof fields.values === "object" ? (fields.values as Record<string, unknown>) : undefined;
-  return "messages" in fields || Array.isArray(values?.messages) || "toolCalls" in fields || ("tool_calls" in fields && !("role" in fields)) || Array.isArray(fields.input) || Array.isArray(fields.contents);
+  const fields = asRecord(v);
+  return !!fields && ("messages" in fields || "toolCalls" in fields || ("tool_calls" in fields && !("role" in fields)) || messagesOf(fields) !== undefined);
 };
 
 function isArrayOfTrajectories(value: unknown[]): boolean {

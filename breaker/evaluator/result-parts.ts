@@ -8,18 +8,21 @@ export interface PartResult {
   outcome: RawOutcome;
 }
 
+// A failure a format states by where it puts the value (an error part, an `{error}` response): that value is the error.
+const failedWith = (value: unknown): RawOutcome => ({ error: value === undefined || value === null || value === "" ? "error" : value });
+
 // The AI SDK's typed output ({type: "text" | "json" | "error-text" | "error-json" | "content", value}).
 function typedOutput(output: unknown): RawOutcome | undefined {
   const typed = asRecord(output);
   if (!typed || typeof typed.type !== "string" || !("value" in typed) || Object.keys(typed).length !== 2) return undefined;
   const value = typed.type === "content" ? contentOf(typed.value) : typed.value;
-  return typed.type.startsWith("error") ? outcomeOf(value, value ?? true) : { output: value };
+  return typed.type.startsWith("error") ? failedWith(value) : { output: value };
 }
 
 // Gemini's functionResponse.response: {output} or {error} by convention, else the response itself.
 function geminiOutcome(response: unknown): RawOutcome {
   const fields = asRecord(response);
-  if (fields && "error" in fields && !("output" in fields)) return outcomeOf(fields.error, fields.error ?? true);
+  if (fields && "error" in fields && !("output" in fields)) return failedWith(fields.error);
   return { output: fields && "output" in fields ? fields.output : response };
 }
 
@@ -58,7 +61,7 @@ export function resultsOfParts(parts: unknown): PartResult[] | undefined {
 export function inlineResultOf(raw: unknown): RawOutcome | undefined {
   const call = asRecord(raw);
   if (!call) return undefined;
-  if (call.state === "output-error") return outcomeOf(call.errorText, call.errorText ?? true);
+  if (call.state === "output-error") return failedWith(call.errorText);
   if (call.state === "output-available") return typedOutput(call.output) ?? { output: call.output };
   if (call.state === "result" && "result" in call) return { output: call.result };
   if (!("result" in call) || call.state !== undefined) return undefined;

@@ -82,6 +82,15 @@ function looksLikeMessage(value: unknown): boolean {
 }
 
 /**
+ * Where a trajectory keeps its messages: `messages`, a LangGraph thread's
+ * state (`values.messages`), a Responses API request's `input` items, or
+ * Gemini's `contents`. Undefined when it keeps none there.
+ */
+export function messagesOf(record: Record<string, unknown>): unknown[] | undefined {
+  return [record.messages, asRecord(record.values)?.messages, record.input, record.contents].find(Array.isArray);
+}
+
+/**
  * Read one trajectory in any accepted shape: `{id?, messages}` (OpenAI or
  * LangChain messages), `{id?, toolCalls}`, or a bare array of messages or of
  * `{name, args, output}` calls.
@@ -103,8 +112,7 @@ export function toTrajectory(input: unknown): ReplayTrajectory {
   const id = record.id === undefined || record.id === null ? undefined : String(record.id);
   const natures = naturesOf(record.natures);
   const base = id === undefined ? { natures } : { id, natures };
-  // Chat messages; a LangGraph thread's state (`values.messages`); a Responses API request's `input` items; Gemini's `contents`.
-  const messages = [record.messages, asRecord(record.values)?.messages, record.input, record.contents].find(Array.isArray);
+  const messages = messagesOf(record);
   if (messages) return { ...base, events: eventsOfMessages(messages) };
   const calls = record.toolCalls ?? record.tool_calls;
   if (Array.isArray(calls)) return { ...base, events: eventsOfToolCalls(calls) };
