@@ -81,7 +81,7 @@ export const DetectorsSchema = z.object({
     .object({
       warn: count.default(2),
       block: count.default(3),
-      maxPeriod: z.number().int().min(2).max(10).default(5),
+      maxPeriod: z.number().int().min(2).max(10).default(8),
     })
     .refine(warnBeforeBlock, WARN_NOT_ABOVE_BLOCK)
     .prefault({}),

@@ -7,14 +7,14 @@ import { commandWords, OPERATION_KEYS } from "./operation.js";
 const MUTATING_VERB =
   /^(edit|editor|write|patch|apply|create|update|upsert|delete|remove|insert|replace|move|rename|set|put|save|append|modify|overwrite|install|uninstall|commit|mkdir|touch|chmod|upload|restore|revert|fix|enable|disable|toggle|reset|restart|reboot|add|cancel|activate|deactivate|configure)$/;
 // A shell command that changes files or the environment: in-place edits, redirections into files, file
-// moves, git's writing commands, package installs.
+// moves, git's writing commands (those that change the working tree or the repository), package installs.
 const SHELL_MUTATION = new RegExp(
   [
     "\\bsed\\s+(-\\w*\\s+)*-i",
     "(^|[^0-9&>2])>>?\\s*[^\\s&>|]",
     "\\btee\\b",
     "(^|[;&|]\\s*|\\s)(mv|cp|rm|mkdir|touch|chmod|ln|truncate|patch)\\s",
-    "\\bgit\\s+(apply|commit|checkout|reset|add|stash|merge|rebase|restore|cherry-pick|am|revert|mv|rm)\\b",
+    "\\bgit\\s+(apply|commit|checkout|reset|add|stash|merge|rebase|restore|cherry-pick|am|revert|mv|rm|clone|pull|push|init|switch|clean|tag|branch\\s+-[dDmM])\\b",
     "\\b(pip3?|npm|pnpm|yarn|uv|poetry|cargo|go|apt(-get)?|brew|gem)\\s+(install|add|remove|uninstall|get)\\b",
     "\\b(write_text|write_bytes|\\.write\\(|open\\([^)]*['\"][wa]b?['\"])",
   ].join("|"),

@@ -218,6 +218,19 @@ describe("cycle", () => {
     expect(severity(decideOn([step("plan"), step("act"), step("check"), step("plan"), step("act"), step("check")]), "cycle")).not.toBe("block");
   });
 
+  it("blocks a six-call round of diagnostics repeated with the same results, and spares one whose results moved", () => {
+    // An ops agent's round over one incident: pods, events, logs, metrics, config, deployment, then all six again.
+    const round = (logs: string): CallSpec[] =>
+      ["get_pods", "get_events", "get_logs", "get_metrics", "get_config", "get_deployment"].map((tool) => ({
+        tool,
+        args: { namespace: "checkout" },
+        out: tool === "get_logs" ? logs : `${tool}: unchanged`,
+      }));
+    const again = (specs: CallSpec[]) => [...specs.slice(0, -1), open(specs.at(-1)!)];
+    expect(severity(decideOn([...round("OOMKilled"), ...again(round("OOMKilled"))]), "cycle")).toBe("block");
+    expect(severity(decideOn([...round("OOMKilled"), ...again(round("Started container"))]), "cycle")).toBe("none");
+  });
+
   it("spares an alternation whose results change (two jobs polled in turn while both move)", () => {
     const job = (id: string, out?: string): CallSpec => ({ tool: "check_job_status", args: { job_id: id }, ...(out ? { out } : {}) });
     const specs = [job("a", "a-0"), job("b", "b-0"), job("a", "a-30"), job("b", "b-25"), job("a", "a-70"), job("b")];

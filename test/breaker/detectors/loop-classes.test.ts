@@ -310,6 +310,10 @@ describe("transient failures earn retries", () => {
     expect(blocked([pytest(failing), read("a.py"), pytest(failing), read("b.py"), pytest()])).toBe(true);
     // The same edit again changes nothing: it does not buy the test another run.
     expect(blocked([pytest(failing), patch(1), pytest(failing), patch(1), pytest(failing), pytest()])).toBe(true);
+    // `git pull` and `git switch` change the working tree the test runs on; `git log` reads it.
+    const git = (command: string): CallSpec => ({ tool: "terminal", args: { command }, result: "" });
+    expect(blocked([pytest(failing), git("git pull --rebase"), pytest(failing), git("git switch fix-tz"), pytest()])).toBe(false);
+    expect(blocked([pytest(failing), git("git log -1"), pytest(failing), git("git log -2"), pytest()])).toBe(true);
   });
 
   it("reads a command whose operation is a writing verb as a change: SWE-agent's `str_replace_editor str_replace`, not its `view`", () => {
