@@ -131,6 +131,8 @@ const ID_PATTERNS: readonly RegExp[] = [
   // A session, request or message named by a token with a digit: "session ocean-7", "message 1712".
   /\b(session|request|message|thread|conversation|trace|container|deployment|operation|transaction|execution)( id)?[ :=#]+(?=[\w-]*\d)[\w-]+/gi,
   /\b(attempt|retry|try|iteration|call|tick|round|poll)[ :=#]*\d+\b/gi,
+  // A field labelled as an id in prose ("Chunk ID: 1a4eac", "run_id=7f3"), as a JSON key named so is: short ids too.
+  /(?<![\p{L}\p{N}])(id|uuid|guid)[ \t]*[:=][ \t]*"?(?=[\w.-]*\d)[\w.-]+/giu,
   // The harness's budget counting down with each call: "You have 4 steps left", "remaining attempts: 2".
   new RegExp(`\\b\\d+ (${BUDGET_UNITS})\\b(?=[^.\\n]{0,40}\\b(left|remaining)\\b)`, "gi"),
   new RegExp(`\\b((${BUDGET_UNITS}) (left|remaining)|(remaining|left) (${BUDGET_UNITS}))[ :=]*\\d+\\b`, "gi"),

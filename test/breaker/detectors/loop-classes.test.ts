@@ -26,6 +26,15 @@ describe("fresh identifiers are not progress", () => {
     expect(text(4211, "ocean-7").fingerprint).toBe(text(4297, "ocean-8").fingerprint);
   });
 
+  it("reads an id labelled in prose as an id, however short, and a listing of many as records", () => {
+    // Codex CLI's exec answers: a fresh chunk id and wall time above the same output.
+    const exec = (chunk: string, output = "") => summarizeOutcome({ output: `Chunk ID: ${chunk}\nWall time: 0.40${chunk.length} seconds\nProcess exited with code 0\nOutput:\n${output}` });
+    expect(exec("1a4eac").fingerprint).toBe(exec("55404c").fingerprint);
+    expect(exec("1a4eac", "3 passed").fingerprint).not.toBe(exec("55404c", "2 passed, 1 failed").fingerprint);
+    const rows = (first: number) => [0, 1, 2, 3, 4].map((i) => `id: ${first + i} status: open`).join("\n");
+    expect(summarizeOutcome({ output: rows(10) }).fingerprint).not.toBe(summarizeOutcome({ output: rows(20) }).fingerprint);
+  });
+
   it("reads a request stamped with a fresh call id or nonce as the same request, and a different request or trace id as another", () => {
     const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", nonce: `n${i}a9` }, result: { content: "same" } });
     expect(severity(decideOn([read(0), read(1), read(2), { tool: "workspace_read", args: read(3).args }]), "identical_repeat")).toBe("block");

@@ -20,6 +20,15 @@ describe("the cause a failing program states", () => {
     );
   });
 
+  it("reads the message behind a logger's bracketed tags, in any language", () => {
+    const missing = "ModuleNotFoundError: No module named 'flask'";
+    expect(failureCause(`[错误] ${missing}`)).toBe(missing);
+    expect(failureCause(`[2025-03-01 10:00:02] [ERROR] ${missing}`)).toBe(missing);
+    // A tag alone is no cause, and another message behind the same tag is another cause.
+    expect(failureCause("[ERROR] 1")).toBeUndefined();
+    expect(failureCause("[ERROR] ModuleNotFoundError: No module named 'jinja2'")).not.toBe(missing);
+  });
+
   it("holds every failure the output names: a suite whose first failure stays while another is fixed has moved", () => {
     const suite = (...failed: string[]) => failed.map((t) => `FAILED tests/test_merge.py::${t} - AssertionError`).join("\n") + `\n${failed.length} failed, 9 passed`;
     expect(failureCause(suite("test_nested", "test_lists"))).not.toBe(failureCause(suite("test_nested")));
