@@ -188,6 +188,8 @@ const REPEAT_REFUSED: readonly RegExp[] = [
   /\b(reus(e|ing)|repeat(ing|ed)?|duplicat(e|ed|ing)) (the )?(same|identical|previous) (input|call|action|request|arguments)\b/i,
   /\bduplicate (tool |function )?(call|request|action)s? (detected|refused|rejected|skipped|blocked)\b/i,
   /\b(already|previously) (called|made|tried|ran|run|executed) (this|that|the same) (tool|call|action|function|request)\b/i,
+  // Said of the call: "this exact call was already made earlier in this run".
+  /\b(this|the same)( exact| identical)? (tool call|call|function call) (was|has been|had been) (already|previously) (made|tried|run|executed)\b/i,
 ];
 
 /**

@@ -124,6 +124,8 @@ const BUDGET_UNITS = "steps?|attempts?|tries|retries|turns?|iterations?|calls?|r
 // Generated identifiers in text: UUIDs, hex digests, prefixed random ids, long mixed tokens, #refs, pids, attempt counters, budgets left.
 const ID_PATTERNS: readonly RegExp[] = [
   ...HASH_IDS,
+  // A short random suffix a program glues to a name it makes: "dig_short_example_a97d71.txt", "run-3f9c2e".
+  /(?<=[A-Za-z0-9][_-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6}(?=\.[A-Za-z0-9]{1,5}\b|\b)(?![_-][0-9a-f])/gi,
   /\b[a-z]{2,12}[_-](?=[a-z0-9]*\d)[a-z0-9]{6,}\b/gi,
   /\b(?=[A-Za-z0-9]*\d[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}\b/g,
   /#\d+\b/g,

@@ -35,6 +35,14 @@ describe("fresh identifiers are not progress", () => {
     expect(summarizeOutcome({ output: rows(10) }).fingerprint).not.toBe(summarizeOutcome({ output: rows(20) }).fingerprint);
   });
 
+  it("reads a short random suffix glued to a name a program made as an id, and other names as other names", () => {
+    // A pentest agent's log: each run of one command saves its observation under a fresh suffix.
+    const saved = (name: string) => summarizeOutcome({ output: `Observation saved to '/home/agent/Projects/${name}.txt'` }).fingerprint;
+    expect(saved("dig_short_wwwexamplecom_a97d71")).toBe(saved("dig_short_wwwexamplecom_606cd5"));
+    expect(saved("notes_draft")).not.toBe(saved("notes_final"));
+    expect(saved("invoice_march_a97d71")).not.toBe(saved("invoice_april_a97d71"));
+  });
+
   it("reads a request stamped with a fresh call id or nonce as the same request, and a different request or trace id as another", () => {
     const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", nonce: `n${i}a9` }, result: { content: "same" } });
     expect(severity(decideOn([read(0), read(1), read(2), { tool: "workspace_read", args: read(3).args }]), "identical_repeat")).toBe("block");

@@ -101,6 +101,16 @@ describe("a harness refusing a repeat has judged it", () => {
     expect(severity(decision, "identical_repeat")).toBe("block");
   });
 
+  it("reads a note that says the call was already made as the harness's judgment, and the same answer without it as a repeat to count", () => {
+    // A harness that appends its verdict to the answer it still returns (aimai-kit's loop detector).
+    const lookup = { tool: "lookup", args: { order_id: "1" } };
+    const note = "\n\n[note: this exact call was already made earlier in this run and returned the same result. Repeating it will not produce new information.]";
+    expect(summarizeOutcome({ output: `order 1 is open${note}` })).toMatchObject({ repeatRefused: true });
+    expect(state([{ ...lookup, result: "order 1 is open" }, { ...lookup, result: `order 1 is open${note}` }, lookup])).toBe("OPEN");
+    expect(state([{ ...lookup, result: "order 1 is open" }, { ...lookup, result: "order 1 is open" }, lookup])).toBe("HALF_OPEN");
+    expect(summarizeOutcome({ output: "That request was already made by another user; here is its status: open" }).repeatRefused).toBeUndefined();
+  });
+
   it("lets a different call through after the refusal", () => {
     const other = { tool: delegate.tool, args: { task: "Summarise AAPL news", coworker: "Researcher" } };
     expect(state([{ ...delegate, result: "Here is the AAPL analysis: ..." }, { ...delegate, result: refusal }, other])).toBe("CLOSED");
