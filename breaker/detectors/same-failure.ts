@@ -6,8 +6,8 @@ import { mutates } from "./mutation.js";
 import { sameRequest } from "./similarity.js";
 import { times } from "./wording.js";
 
-// Argument fields that hold a program to run: a command line, an argv list, a script, a snippet of code.
-const PROGRAM_KEYS = ["command", "cmd", "argv", "command_line", "commandLine", "script", "code"];
+// Argument fields that hold a program to run: a command line, an argv list, a script, a snippet of code, a SQL statement.
+const PROGRAM_KEYS = ["command", "cmd", "argv", "command_line", "commandLine", "script", "code", "sql", "sql_query", "sqlQuery"];
 
 /** True when a call runs a program the model wrote (`bash({command})`, `python({code})`), not a fixed operation. */
 const runsProgram = memoByCall<boolean>(2_048, (args) => {

@@ -85,6 +85,20 @@ describe("same_failure", () => {
     expect(severity(decideOn([...rechecks.slice(0, 6), bash("python3 -c 'import ast'", "")]), "same_failure")).toBe("warn");
   });
 
+  it("reads a SQL statement as a program: rewritten queries failing on one missing column are one failure", () => {
+    const binder = "BinderException: Binder Error: Referenced column \"type\" not found in FROM clause!";
+    const sql = (statement: string, error?: string): CallSpec => ({ tool: "run_query", args: { sql: statement }, ...(error ? { error } : {}) });
+    const rewrites = [
+      sql("SELECT a.type, count(*) FROM alert a GROUP BY 1", binder),
+      sql("SELECT alert.type AS t, count(*) AS n FROM alert GROUP BY t ORDER BY n DESC", binder),
+      sql("SELECT alert.type, count(*) FROM alert WHERE alert.created_at > now() - interval 1 day GROUP BY 1", binder),
+    ];
+    expect(severity(decideOn([...rewrites, sql("SELECT type FROM alert LIMIT 5")]), "same_failure")).toBe("warn");
+    // Queries that fail each on their own column are being explored, not repeated.
+    const explored = ["type", "kind", "severity"].map((column) => sql(`SELECT ${column} FROM alert`, `BinderException: Referenced column "${column}" not found`));
+    expect(severity(decideOn([...explored, sql("SELECT * FROM alert LIMIT 1")]), "same_failure")).toBe("none");
+  });
+
   it("lets an edit through the shell run: it is the fix being tried", () => {
     expect(severity(decideOn([...rechecks, bash("sed -i 's/^    async def verify/    except Exception:\\n        pass\\n&/' src/agents/checking_agent.py", "")]), "same_failure")).toBe("none");
   });
