@@ -3,6 +3,7 @@ import { canonicalOutputParts, hashText } from "./canonical.js";
 import { failureCause } from "./failure-cause.js";
 import { failureInOutput, failureSignal, isCancellation, isEmptyOutput, isInProgress, spokenText, type FailureSignal } from "./output-signals.js";
 import { keyWords } from "./key-words.js";
+import { searchFoundNothing } from "./search-exit.js";
 import { readToolOutput } from "./tool-output.js";
 import type { ToolOutcome } from "./types.js";
 
@@ -171,11 +172,13 @@ export function summarizeOutcome(raw: RawOutcome): ToolOutcome {
     const { ids } = parts;
     const canonical = withoutEchoes(parts.canonical, echoes);
     const inProgress = isInProgress(value);
-    // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending).
     const said = failureInOutput(value);
-    const failure = (said?.exitCodeOnly && inProgress ? undefined : said) ?? (flaggedError ? failureSignal(canonical) : undefined);
+    // A non-zero exit beside work still in progress reports its state (`gh pr checks` exits 8 while pending); a
+    // search's exit 1 when it printed nothing says no line matched.
+    const noMatch = said?.exitCodeOnly === true && searchFoundNothing(raw.args, value);
+    const failure = (said?.exitCodeOnly && (inProgress || noMatch) ? undefined : said) ?? (flaggedError ? failureSignal(canonical) : undefined);
     if (failure) return failed("error", failure, canonical, echoes, raw.tool, spokenText(value));
-    const kind = !inProgress && isEmptyOutput(value, echoes) ? "empty" : "ok";
+    const kind = noMatch || (!inProgress && isEmptyOutput(value, echoes)) ? "empty" : "ok";
     return {
       kind,
       fingerprint: hashText(`${kind}:${canonical}`),

@@ -159,6 +159,18 @@ describe("errors and empties, wherever they are said", () => {
     expect(summarizeOutcome({ output: "runner@host:~$ python main.py\n=== Testing Schema Translation ===\nrunner@host:~$" }).kind).toBe("ok");
   });
 
+  it("reads a search that exited 1 without a word as finding nothing, and any other silent exit 1 as a failure", () => {
+    const exited = "\n[exitCode: 1]";
+    const run = (cmd: string) => summarizeOutcome({ output: exited, args: { cmd } });
+    expect(run('npm run build 2>&1 | findstr /i "error"').kind).toBe("empty");
+    expect(run("grep -rn ImportPlan src").kind).toBe("empty");
+    expect(summarizeOutcome({ output: "Exit code 1", args: { command: "rg -n 'TODO' src" } }).kind).toBe("empty");
+    expect(run("npm run build").kind).toBe("error");
+    // A search that printed something, or exited 2 (its own failure), failed.
+    expect(summarizeOutcome({ output: "grep: src: No such file or directory\n[exitCode: 2]", args: { cmd: "grep -rn X src" } }).kind).toBe("error");
+    expect(summarizeOutcome({ output: "[exitCode: 2]", args: { cmd: "grep -rn X src" } }).kind).toBe("error");
+  });
+
   it("reads a Windows terminal that printed only its banner, its prompt and the command it echoes as empty, and stops the third such run", () => {
     // Recorded shape (Windsurf Cascade): `node -v` sent before cmd.exe finished starting.
     const lost = "node -v\n\nMicrosoft Windows [Version 10.0.26200.8037]\n(c) Microsoft Corporation. All rights reserved.\n\nc:\\path>";
