@@ -149,15 +149,17 @@ export function createRunResolver(deps: GraphDeps & { tools: StructuredToolInter
     return breaker;
   };
 
-  const modelFor = async (name: string): Promise<BoundModel> => {
-    const chat = deps.model ?? (await loadChatModel(name, env));
-    let withTools = bound.get(chat);
-    if (!withTools) {
+  const withTools = (chat: BaseChatModel, name: string): BoundModel => {
+    let model = bound.get(chat);
+    if (!model) {
       if (typeof chat.bindTools !== "function") throw new Error(`The chat model "${name}" does not support tool calling.`);
-      bound.set(chat, (withTools = chat.bindTools(deps.tools)));
+      bound.set(chat, (model = chat.bindTools(deps.tools)));
     }
-    return withTools;
+    return model;
   };
+  // An injected model is at hand: the agent step gets it bound, without a promise to wait on (two per tool call).
+  const modelFor = (name: string): BoundModel | Promise<BoundModel> =>
+    deps.model ? withTools(deps.model, name) : loadChatModel(name, env).then((chat) => withTools(chat, name));
 
   const resolve: ResolveRun = (state: GuardedState, config: LangGraphRunnableConfig): RunSettings => {
     const ctx = contextOf(config.context);
@@ -203,7 +205,7 @@ class StepSettings implements RunSettings {
     readonly breaker: Breaker,
     readonly tools: ReadonlyMap<string, StructuredToolInterface>,
     readonly redact: Redactor,
-    private readonly modelFor: (name: string) => Promise<BoundModel>,
+    private readonly modelFor: (name: string) => BoundModel | Promise<BoundModel>,
   ) {}
 
   get systemPrompt(): string {
@@ -215,7 +217,7 @@ class StepSettings implements RunSettings {
     return (this.foundRunId ??= currentRunId(this.state.messages));
   }
 
-  get model(): Promise<BoundModel> {
+  get model(): BoundModel | Promise<BoundModel> {
     return this.modelFor(this.ctx.model);
   }
 }

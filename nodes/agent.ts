@@ -32,7 +32,8 @@ export function createAgentNode(resolve: ResolveRun) {
     const prompt: BaseMessage[] = [new SystemMessage(run.systemPrompt), ...state.messages];
     let response: unknown;
     try {
-      response = await (await run.model).invoke(prompt, config);
+      const model = run.model;
+      response = await (model instanceof Promise ? await model : model).invoke(prompt, config);
     } catch (error) {
       throw run.redact.error(error);
     }

@@ -23,8 +23,12 @@ export interface RunSettings {
   runId: string;
   breaker: Breaker;
   systemPrompt: string;
-  /** The chat model with the tools bound; a promise, since a provider's package is imported on first use. */
-  model: Promise<BoundModel>;
+  /**
+   * The chat model with the tools bound: the graph's own model as it is, a model named by the
+   * run's context as a promise, since a provider's package is imported on first use. Reading it
+   * throws (or rejects) for a model that cannot call tools.
+   */
+  model: BoundModel | Promise<BoundModel>;
   tools: ReadonlyMap<string, StructuredToolInterface>;
   /** Masks secrets in what leaves the graph (errors, tool output, log lines). */
   redact: Redactor;
