@@ -62,8 +62,10 @@ export function decide(input: DecisionInput): Decision {
     policy: input.policy,
   };
   const findings: Finding[] = [];
+  const firstOfRun = run.length === 0;
   for (let i = 0; i < DETECTORS.length; i++) {
     const detector = DETECTORS[i]!;
+    if (firstOfRun && detector.needsRun) continue;
     const finding = detector.detect(detection);
     if (finding) findings.push({ ...finding, scope: detector.scope });
   }

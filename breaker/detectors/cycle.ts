@@ -62,6 +62,7 @@ function isOneRequest(seq: readonly CallRecord[], period: number, threshold: num
 export const cycle: Detector = {
   id: "cycle",
   scope: "run",
+  needsRun: true,
   detect({ candidate, run, levels }) {
     const level = levels.cycle;
     const threshold = levels.semantic_stutter.similarity;

@@ -30,6 +30,12 @@ export interface Detector {
   id: string;
   /** Whether its findings are about the run (loops) or the session (budgets). */
   scope: FindingScope;
+  /**
+   * True when it finds nothing while the run holds no earlier call, whatever
+   * the levels: `decide` does not ask it then. A run's first call is every
+   * session's first, and each detector asked costs a few µs there.
+   */
+  needsRun?: true;
   detect(input: DetectionInput): DetectorFinding | null;
 }
 

@@ -22,6 +22,7 @@ const pageOf = (call: CallRecord) => requestKeysOf(call).spelling;
 export const pageRevisit: Detector = {
   id: "page_revisit",
   scope: "run",
+  needsRun: true,
   detect({ candidate, run, levels, nature }) {
     if (nature !== "pagination") return null;
     const threshold = levels.semantic_stutter.similarity;

@@ -20,6 +20,7 @@ function workedTools(run: readonly CallRecord[]): Set<string> {
 export const refusedTools: Detector = {
   id: "refused_tools",
   scope: "run",
+  needsRun: true,
   detect({ candidate, run, levels }) {
     const refused: CallRecord[] = [];
     let worked: Set<string> | undefined;

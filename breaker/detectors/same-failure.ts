@@ -40,6 +40,7 @@ const addressesOf = memoByCall<string>(2_048, (_args, call) => [...new Set(call.
 export const sameFailure: Detector = {
   id: "same_failure",
   scope: "run",
+  needsRun: true,
   detect({ candidate, run, levels }) {
     if (!runsProgram(candidate) || mutates(candidate)) return null;
     const similarity = levels.semantic_stutter.similarity;

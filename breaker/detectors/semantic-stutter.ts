@@ -45,6 +45,7 @@ function changes(calls: readonly CallRecord[]): string {
 export const semanticStutter: Detector = {
   id: "semantic_stutter",
   scope: "run",
+  needsRun: true,
   detect(input) {
     const { candidate, levels } = input;
     if (!levels.semantic_stutter.resetOnProgress) {

@@ -37,6 +37,7 @@ const minutes = (s: number) => (s >= 90 ? `${Math.round(s / 60)} min` : `${Math.
 export const stuckPoll: Detector = {
   id: "stuck_poll",
   scope: "run",
+  needsRun: true,
   detect(input) {
     const { streak, news, kind } = familyStreak(input);
     if (kind !== "poll" || !news) return null;
