@@ -38,7 +38,8 @@ export const flailing: Detector = {
       else if (isMiss(call)) misses.push(call);
       else break;
     }
-    if (misses.length + 1 < level.warn) return null;
+    // No miss before it: nothing to flail over, whatever the levels (a warn level of 1 included).
+    if (misses.length === 0 || misses.length + 1 < level.warn) return null;
     // Guessing gets the same miss back each time (nothing found, one error shape whatever it names);
     // misses that each say something different are answers being read, as when an API's error paths are
     // tried one by one. Count the distinct requests behind the commonest miss.

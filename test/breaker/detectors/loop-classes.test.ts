@@ -703,6 +703,12 @@ describe("flailing", () => {
   const jql = (q: string, out = "empty"): CallSpec => ({ tool: "jira_search", args: { jql: q }, out });
   const queries = ["summary ~ refund", "text ~ timeout", "labels = payments", "component = Billing", "project = PAY", "status = Open"];
 
+  it("judges a run's first calls under the lowest levels an operator may set, without failing", () => {
+    const strict = { detectors: { flailing: { warn: 1, block: 2 } } };
+    expect(severity(decideOn([{ tool: "jira_search", args: { jql: queries[0]! } }], { policy: strict }), "flailing")).toBe("none");
+    expect(severity(decideOn([jql(queries[0]!), { tool: "jira_search", args: { jql: queries[1]! } }], { policy: strict }), "flailing")).toBe("block");
+  });
+
   it("stops many different queries to one tool that all come back empty", () => {
     const decision = decideOn([...queries.slice(0, 5).map((q) => jql(q)), { tool: "jira_search", args: { jql: queries[5] } }]);
     expect(findingOf(decision, "flailing")).toMatchObject({ severity: "block", count: 6 });
