@@ -23,6 +23,9 @@ const PYTEST_MARK = /^E\s+/;
 const BOX_SIDE = /^[\u2500-\u257f]\s*/;
 // A logger's tags in brackets before the message: "[ERROR] ", "[错误] ", "[2025-03-01 10:00:02] [worker-1] ".
 const LOG_TAGS = /^(\[[^\]\n]{1,40}\]\s*)+/;
+// A line that is one bracketed text is no tag but what it wraps: Node prints an error it was handed
+// as `[TypeError: generate is not a function]`.
+const WRAPPED = /^\[([^\]\n]+)\]$/;
 const CAUSE_LINE = new RegExp(
   [
     // rustc, gcc, tsc, git, cargo: "error[E0405]: ...", "error TS2304: ...", "fatal: ..."
@@ -67,7 +70,7 @@ function causeOf(text: string): string | undefined {
     if (isVerdictLine(trimmed)) {
       if (MESSAGE.test(trimmed)) causes.push(normalised(trimmed));
     } else {
-      const line = trimmed.replace(LOG_TAGS, "").replace(PYTEST_MARK, "").replace(BOX_SIDE, "").replace(LOCATION, "");
+      const line = trimmed.replace(WRAPPED, "$1").replace(LOG_TAGS, "").replace(PYTEST_MARK, "").replace(BOX_SIDE, "").replace(LOCATION, "");
       if (line.length > MAX_CAUSE_CHARS * 4 || !CAUSE_LINE.test(line)) continue;
       if (!MESSAGE.test(line.slice(line.indexOf(" ") + 1))) continue;
       const cause = normalised(line);

@@ -3,6 +3,7 @@ import { eng } from "stopword";
 import { BoundedCache } from "../bounded-cache.js";
 import { canonicalArgs, hashText } from "../canonical.js";
 import type { CallRecord } from "../types.js";
+import { hasProgram, isCaption } from "./program.js";
 
 /** One argument value reduced to what tells two requests apart. */
 export type FieldValue =
@@ -185,8 +186,10 @@ function parse(args: string): unknown {
 /** Build the comparable features of canonical arguments (uncached). */
 export function argFeatures(args: string): ArgFeatures {
   const fields = new Map<string, FieldValue>();
-  collect(parse(args), "", "", 0, fields);
-  const narration = [...fields.keys()].filter((path) => NARRATION_KEY.test(path.slice(path.lastIndexOf(".") + 1)));
+  const parsed = parse(args);
+  collect(parsed, "", "", 0, fields);
+  const program = hasProgram(parsed);
+  const narration = [...fields.keys()].filter((path) => NARRATION_KEY.test(path.slice(path.lastIndexOf(".") + 1)) || isCaption(path, program));
   if (narration.length < fields.size) for (const path of narration) fields.delete(path);
   return { shape: [...fields.keys()].sort().join("\u0000"), fields };
 }
@@ -216,21 +219,25 @@ function spellText(value: string, code: boolean): string | number {
   return field.code || isPattern(value) ? spellPattern(value) : `${field.words.text}|${field.numbers}`;
 }
 
-function spell(value: unknown, key = ""): unknown {
+function spell(value: unknown, key = "", top = true): unknown {
   if (typeof value === "string") return spellText(value, isCommandLine(key, value));
-  if (Array.isArray(value)) return value.map((item) => spell(item));
+  if (Array.isArray(value)) return value.map((item) => spell(item, "", false));
   if (value !== null && typeof value === "object") {
     const fields = Object.entries(value as Record<string, unknown>).filter(([key]) => !CONTROL_KEY.test(key));
     // Narration beside real arguments is commentary; alone (a `think` tool's thought) it is the request.
-    const asked = fields.filter(([key]) => !NARRATION_KEY.test(key));
-    return Object.fromEntries((asked.length > 0 ? asked : fields).map(([key, v]) => [key, spell(v, key)]));
+    const program = top && hasProgram(value);
+    const asked = fields.filter(([key]) => !NARRATION_KEY.test(key) && !isCaption(key, program));
+    return Object.fromEntries((asked.length > 0 ? asked : fields).map(([key, v]) => [key, spell(v, key, false)]));
   }
   return value;
 }
 
 /** Keys under which two calls count as one request asked again (see `requestKeysOf`). */
 export interface RequestKeys {
-  /** The arguments' hash, or, when they carry narration beside real arguments (a `task_progress` note), the hash without it. */
+  /**
+   * The arguments' hash, or, when they carry narration beside real arguments (a `task_progress` note, a
+   * shell command's `description`), the hash without it.
+   */
   identity: string;
   /**
    * The request spelled loosely, with its paging: two calls with one spelling ask for the
@@ -249,7 +256,8 @@ export function requestKeysOf(call: CallRecord): RequestKeys {
   if (keys === undefined) {
     const args = parse(call.args);
     const fields = args !== null && typeof args === "object" && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [];
-    const kept = fields.filter(([key]) => !NARRATION_KEY.test(key));
+    const program = hasProgram(args);
+    const kept = fields.filter(([key]) => !NARRATION_KEY.test(key) && !isCaption(key, program));
     const identity = kept.length > 0 && kept.length < fields.length ? hashText(canonicalArgs(Object.fromEntries(kept))) : call.argsHash;
     const paging = canonicalArgs(Object.fromEntries(fields.filter(([key]) => CONTROL_KEY.test(key))));
     keys = { identity, spelling: `${hashText(canonicalArgs(spell(args)))}|${paging}` };

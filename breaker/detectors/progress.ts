@@ -24,8 +24,10 @@ const NO_FAILURES: ReadonlySet<string> = new Set();
  *   (`seen`; fingerprints mask fresh ids and timestamps), unless the agent
  *   acted in between (then it is a look at a world that may have changed) or
  *   the result itself says the action changed something (`changed`);
- * - an error is nothing new, unless it is a different failure from
- *   `previous`'s after the agent acted in between or changed the request
+ * - an error is nothing new, unless it is a different miss from
+ *   `previous`'s (an error, or an empty result: a type check that printed
+ *   nothing, then failed once files were written) after the agent acted in
+ *   between or changed the request
  *   itself (a test failing differently after an edit, a script failing
  *   elsewhere once fixed); a reworded failure of the very same call, or two
  *   transient failures, are not news, nor is the very same request failing
@@ -50,7 +52,7 @@ export function isStale(
   const before = previous?.outcome;
   const sameRequest = previous?.argsHash === call.argsHash;
   const newFailure =
-    before?.kind === "error" &&
+    (before?.kind === "error" || before?.kind === "empty") &&
     before.fingerprint !== outcome.fingerprint &&
     !failed.has(outcome.fingerprint) &&
     !(before.transient && outcome.transient) &&

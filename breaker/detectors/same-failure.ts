@@ -3,21 +3,12 @@ import type { CallRecord } from "../types.js";
 import type { Detector } from "./detector.js";
 import { findingAt } from "./detector.js";
 import { mutates } from "./mutation.js";
+import { hasProgram } from "./program.js";
 import { sameRequest } from "./similarity.js";
 import { times } from "./wording.js";
 
-// Argument fields that hold a program to run: a command line, an argv list, a script, a snippet of code, a SQL statement.
-const PROGRAM_KEYS = ["command", "cmd", "argv", "command_line", "commandLine", "script", "code", "sql", "sql_query", "sqlQuery"];
-
 /** True when a call runs a program the model wrote (`bash({command})`, `python({code})`), not a fixed operation. */
-const runsProgram = memoByCall<boolean>(2_048, (args) => {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return false;
-  return PROGRAM_KEYS.some((key) => {
-    const value = (args as Record<string, unknown>)[key];
-    // One word is an operation's name (`str_replace_editor({command: "view"})`), not a program.
-    return (typeof value === "string" && /\S\s+\S/.test(value.trim())) || (Array.isArray(value) && value.length > 1);
-  });
-});
+const runsProgram = memoByCall<boolean>(2_048, hasProgram);
 
 // The web addresses a program names: the same scraper run against another site is another request.
 const WEB_ADDRESS = /https?:\/\/[^\s"'\\)]+/g;

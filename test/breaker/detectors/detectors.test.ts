@@ -35,9 +35,35 @@ describe("identical_repeat", () => {
     expect(severity(decideOn([q, q, { tool: "read_file", args: { path: "schema.sql" }, out: "ddl" }, q]), "identical_repeat")).toBe("none");
   });
 
+  it("reads a check that printed nothing, then failed once the agent wrote files, as news", () => {
+    // Recorded shape (a Claude Code session): `tsc --noEmit` silent, three files written, then a type error.
+    const tsc = (spec: Partial<CallSpec>): CallSpec => ({ tool: "Bash", args: { command: "npx tsc --noEmit 2>&1" }, ...spec });
+    const write = (file: string): CallSpec => ({ tool: "Write", args: { file_path: file, content: `export const x = "${file}";` }, result: `File created successfully at: ${file}` });
+    const failed = "Exit code 2\nsrc/a.ts(3,5): error TS2304: Cannot find name 'Foo'.";
+    expect(severity(decideOn([tsc({ result: "" }), write("src/a.ts"), write("src/b.ts"), tsc({ error: failed }), tsc({})]), "identical_repeat")).not.toBe("block");
+    // With nothing done in between, silence then a failure is the same check asked again.
+    expect(severity(decideOn([tsc({ result: "" }), tsc({ error: failed }), tsc({})]), "identical_repeat")).toBe("block");
+  });
+
   it("reads calls that differ only in narration (a task_progress note) as identical", () => {
     const read = (note: string): CallSpec => ({ tool: "read_file", args: { path: "src/index.ts", task_progress: note } });
     expect(severity(decideOn(["step 0 of 5", "step 1 of 5", "step 2 of 5", "step 3 of 5"].map(read)), "identical_repeat")).toBe("block");
+  });
+
+  it("reads a shell command's caption (Claude Code's Bash `description`) as commentary, never a fixed tool's description", () => {
+    // Recorded shape (a Claude Code session): `npm run build` four times, reworded captions, one TypeError each time.
+    const build = (description: string): CallSpec => ({
+      tool: "Bash",
+      args: { command: "npm run build", description },
+      error: "> Build error occurred\n[TypeError: generate is not a function]",
+    });
+    const captions = ["Build the app to check for errors", "Build the TODO app from correct directory", "Build from correct directory path"];
+    expect(severity(decideOn([...captions.map(build), { tool: "Bash", args: { command: "npm run build", description: "Build once more" } }]), "identical_repeat")).toBe("block");
+    // Other commands under one caption are other requests; so are tickets that differ in their description.
+    const check = (command: string): CallSpec => ({ tool: "Bash", args: { command, description: "Run the checks" }, result: `${command}: ok` });
+    expect(decideOn(["npm run lint", "npm run build", "npm test", "npm run e2e"].map(check)).state).toBe("CLOSED");
+    const ticket = (description: string): CallSpec => ({ tool: "create_ticket", args: { title: "Checkout fails", description }, result: { id: description.length } });
+    expect(severity(decideOn(["Safari users cannot pay", "Card form rejects Amex", "Coupon field crashes the page"].map(ticket)), "identical_repeat")).toBe("none");
   });
 
   it("counts rewordings and identifier variants still running as the same call, never another entity or number", () => {

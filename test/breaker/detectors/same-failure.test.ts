@@ -29,6 +29,16 @@ describe("the cause a failing program states", () => {
     expect(failureCause("[ERROR] ModuleNotFoundError: No module named 'jinja2'")).not.toBe(missing);
   });
 
+  it("reads an error Node printed in brackets as the cause it wraps, and a bracketed tag alone as none", () => {
+    // `next build` in a recorded Claude Code session: "> Build error occurred\n[TypeError: generate is not a function]".
+    const build = "> Build error occurred\n[TypeError: generate is not a function]\n\n> todo-app@0.1.0 build\n> next build";
+    expect(failureCause(build)).toBe("TypeError: generate is not a function");
+    expect(failureCause("[Error: ENOENT: no such file or directory, open 'app.json']")).toBe("Error: ENOENT: no such file or directory, open 'app.json'");
+    expect(failureCause(build.replace("generate", "render"))).not.toBe(failureCause(build));
+    expect(failureCause("[2025-03-01 10:00:02]")).toBeUndefined();
+    expect(failureCause("[build started]")).toBeUndefined();
+  });
+
   it("holds every failure the output names: a suite whose first failure stays while another is fixed has moved", () => {
     const suite = (...failed: string[]) => failed.map((t) => `FAILED tests/test_merge.py::${t} - AssertionError`).join("\n") + `\n${failed.length} failed, 9 passed`;
     expect(failureCause(suite("test_nested", "test_lists"))).not.toBe(failureCause(suite("test_nested")));
