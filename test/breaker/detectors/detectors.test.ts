@@ -45,6 +45,16 @@ describe("identical_repeat", () => {
     expect(severity(decideOn([tsc({ result: "" }), tsc({ error: failed }), tsc({})]), "identical_repeat")).toBe("block");
   });
 
+  it("counts no repeat from before the request brought news in other words (another timeout, which then ran)", () => {
+    // Recorded shape (a computer-use session): a script timed out twice at 15 s, ran at 10 s, then is run at 15 s again.
+    const run = (timeout: number, spec: Partial<CallSpec>): CallSpec => ({ tool: "sandbox_run", args: { command: "bash /tmp/extract.sh", timeout }, ...spec });
+    const timedOut = { error: "command timed out after 15 seconds" };
+    const ran = run(10, { result: "exit 0\nextracted 42 rows" });
+    expect(severity(decideOn([run(15, timedOut), run(15, timedOut), ran, run(15, {})]), "identical_repeat")).not.toBe("block");
+    // The same three calls without that news between them are the same failure asked for again.
+    expect(severity(decideOn([run(15, { error: "bash: /tmp/extract.sh: Permission denied" }), run(15, { error: "bash: /tmp/extract.sh: Permission denied" }), run(15, {})]), "identical_repeat")).toBe("block");
+  });
+
   it("reads calls that differ only in narration (a task_progress note) as identical", () => {
     const read = (note: string): CallSpec => ({ tool: "read_file", args: { path: "src/index.ts", task_progress: note } });
     expect(severity(decideOn(["step 0 of 5", "step 1 of 5", "step 2 of 5", "step 3 of 5"].map(read)), "identical_repeat")).toBe("block");
