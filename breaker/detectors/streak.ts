@@ -86,6 +86,8 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   let pending: CallRecord[] = [];
   for (let i = 0; i < run.length; i++) {
     const call = run[i]!;
+    // A call the harness cancelled (a sibling in its batch failed) never ran: it asked nothing and showed nothing.
+    if (call.outcome?.cancelled) continue;
     if (!belongs(call)) {
       if (fresh[i] && (!change || actsOnChange(call, fresh[i]!))) {
         acted = true;

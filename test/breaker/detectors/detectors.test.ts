@@ -354,6 +354,13 @@ describe("error_flood", () => {
     expect(summarizeOutcome({ output: "cancelled" }).kind).toBe("ok");
   });
 
+  it("lets a call be asked again after the harness cancelled it, and still counts the ones that ran", () => {
+    const status = (spec: Partial<CallSpec>): CallSpec => ({ tool: "Bash", args: { command: "git status --short" }, ...spec });
+    const sibling = { error: "<tool_use_error>Sibling tool call errored</tool_use_error>" };
+    expect(severity(decideOn([status({ result: " M src/a.ts" }), status(sibling), status(sibling), status({})]), "identical_repeat")).toBe("none");
+    expect(severity(decideOn([status({ result: " M src/a.ts" }), status({ result: " M src/a.ts" }), status(sibling), status({ result: " M src/a.ts" }), status({})]), "identical_repeat")).toBe("block");
+  });
+
   it("warns, not blocks, the first call of another tool after one tool's failures, and blocks once that fails too", () => {
     const download = (hash: string): CallSpec => ({ tool: "download_book", args: { hash }, error: "MCP error 0: No downloads left" });
     const quota = ["952832e1", "861e122a", "8a969593", "56086b17", "e0e2e267"].map(download);
