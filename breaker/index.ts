@@ -50,6 +50,7 @@ export {
   toHaveNoToolLoops,
   describeFindings,
   SYNTHETIC_TURN_MS,
+  replayStart,
 } from "./evaluator/index.js";
 export type {
   EvaluationResult,

@@ -4,7 +4,7 @@ import { isContinuation, turnKey } from "../turns.js";
 import { MemoryStore } from "../stores/memory-store.js";
 import type { Finding, TokenUsage, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
-import type { ReplayTrajectory } from "./trajectory.js";
+import type { ReplayEvent, ReplayTrajectory } from "./trajectory.js";
 import { addUsage } from "../usage.js";
 
 /** The verdict on one trajectory. */
@@ -37,6 +37,22 @@ export interface EvaluationResult {
 export const SYNTHETIC_TURN_MS = 5_000;
 // A fixed epoch for undated trajectories, so replays never depend on the wall clock.
 const SYNTHETIC_START = Date.UTC(2025, 0, 1);
+
+/**
+ * The clock before a trajectory's first event: a fixed epoch when nothing is
+ * dated; otherwise just before its first timestamp, leaving SYNTHETIC_TURN_MS
+ * for each undated model turn ahead of it. A recording that dates only some
+ * of its calls stays one stretch of time, not a jump of years that would
+ * expire its session between its first calls and the rest.
+ */
+export function replayStart(events: readonly ReplayEvent[]): number {
+  let undated = 0;
+  for (const event of events) {
+    if (event.at !== undefined) return event.at - (undated + 1) * SYNTHETIC_TURN_MS;
+    if (event.type === "model") undated++;
+  }
+  return SYNTHETIC_START;
+}
 
 function scoreOf(findings: readonly Finding[]): number {
   let worst = 0;
@@ -73,8 +89,8 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   const trajectory = toTrajectory(input);
   const base = parsePolicy(policy ?? {});
   // Trajectory time: its own timestamps when it has them, else model turns SYNTHETIC_TURN_MS apart.
-  let now: number | undefined;
-  const store = new MemoryStore({ clock: () => now ?? SYNTHETIC_START });
+  let now = replayStart(trajectory.events);
+  const store = new MemoryStore({ clock: () => now });
   const breaker = createBreaker({ store, policy: withNatures(base, trajectory) });
   const session = trajectory.id ?? "trajectory";
   const findings = new Map<string, Finding>();
@@ -98,7 +114,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   let pendingUsage: TokenUsage | undefined;
 
   for (const event of trajectory.events) {
-    if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
+    if (event.at !== undefined) now = Math.max(now, event.at);
     if (event.type === "user") {
       // A harness's "continue", or the same message again, keeps the run's loop window.
       if (event.text === undefined || !isContinuation(event.text, said)) run++;
@@ -116,7 +132,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
     }
     // The model answered: a user who then sends the same message again is asking again, not a harness re-sending it.
     if (event.calls.length === 0) said.clear();
-    if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
+    if (event.at === undefined) now += SYNTHETIC_TURN_MS;
     replayIds = new Map();
     awaiting = [];
     pendingUsage = addUsage(pendingUsage, event.usage);

@@ -1,5 +1,5 @@
 // The offline evaluator: replays recorded trajectories through the runtime breaker.
-export { evaluateTrajectory, SYNTHETIC_TURN_MS } from "./evaluate.js";
+export { evaluateTrajectory, replayStart, SYNTHETIC_TURN_MS } from "./evaluate.js";
 export type { EvaluationResult } from "./evaluate.js";
 export { toTrajectory } from "./to-trajectory.js";
 export type { ReplayCall, ReplayEvent, ReplayTrajectory } from "./trajectory.js";

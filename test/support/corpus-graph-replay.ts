@@ -2,13 +2,12 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { z } from "zod";
-import { MemoryStore, SYNTHETIC_TURN_MS, toTrajectory, type RawOutcome, type ReplayEvent, type Verdict } from "../../breaker/index.js";
+import { MemoryStore, replayStart, SYNTHETIC_TURN_MS, toTrajectory, type RawOutcome, type ReplayEvent, type Verdict } from "../../breaker/index.js";
 import { turnKey } from "../../breaker/turns.js";
 import { buildGraph } from "../../graphs/graph.js";
 import { TurnReplayChatModel } from "../../nodes/model/turn-replay-model.js";
 
 // The evaluator's epoch for undated trajectories, so both replays read the same clock.
-const SYNTHETIC_START = Date.UTC(2025, 0, 1);
 
 /** One recorded call as the graph replays it: its arguments, its recorded outcome, and the clock at its check. */
 interface Step {
@@ -47,14 +46,14 @@ export interface GraphReplay {
  */
 function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
   const turns: UserTurn[] = [];
-  let now: number | undefined;
+  let now = replayStart(events);
   let byId = new Map<string, Step[]>();
   let unanswered: Step[] = [];
   let n = 0;
   let answered = false;
   const saidSinceAnswer = new Set<string>();
   for (const event of events) {
-    if (event.at !== undefined) now = Math.max(now ?? event.at, event.at);
+    if (event.at !== undefined) now = Math.max(now, event.at);
     if (event.type === "user") {
       // A message said again before any answer (as the evaluator reads it: `turnKey`, against every message
       // since the model last answered) keeps the evaluator's run; a graph thread always answers before it
@@ -75,7 +74,7 @@ function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
       step.outcome = event.outcome;
       continue;
     }
-    if (event.at === undefined) now = (now ?? SYNTHETIC_START) + SYNTHETIC_TURN_MS;
+    if (event.at === undefined) now += SYNTHETIC_TURN_MS;
     if (event.calls.length === 0) answered = true;
     if (turns.length === 0) turns.push({ text: "(start)", model: [] });
     byId = new Map();
@@ -90,7 +89,7 @@ function turnsOf(events: readonly ReplayEvent[]): UserTurn[] | undefined {
     const usage = event.usage
       ? { input_tokens: event.usage.inputTokens, output_tokens: event.usage.outputTokens, total_tokens: event.usage.inputTokens + event.usage.outputTokens }
       : undefined;
-    turns.at(-1)!.model.push({ calls, ...(usage ? { usage } : {}), clock: now ?? SYNTHETIC_START });
+    turns.at(-1)!.model.push({ calls, ...(usage ? { usage } : {}), clock: now });
   }
   const all = turns.flatMap((t) => t.model.flatMap((m) => m.calls));
   return all.every((c) => c.outcome) ? turns : undefined;
@@ -148,7 +147,7 @@ export async function replayThroughGraph(data: unknown): Promise<GraphReplay | u
   const trajectory = toTrajectory(data);
   const turns = turnsOf(trajectory.events);
   if (!turns) return undefined;
-  let clock = SYNTHETIC_START;
+  let clock = replayStart(trajectory.events);
   const store = new MemoryStore({ clock: () => clock });
   const model = new RecordedModel((ms) => (clock = ms));
   const graph = buildGraph({ model, tools: recordedTools(turns, trajectory.natures), store, checkpointer: new MemorySaver(), env: {}, log: () => {} });

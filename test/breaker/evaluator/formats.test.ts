@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BreakerError } from "../../../breaker/errors.js";
-import { evaluateTrajectory } from "../../../breaker/evaluator/evaluate.js";
+import { evaluateTrajectory, replayStart, SYNTHETIC_TURN_MS } from "../../../breaker/evaluator/evaluate.js";
 import { toTrajectory } from "../../../breaker/evaluator/to-trajectory.js";
 import type { ReplayEvent } from "../../../breaker/evaluator/trajectory.js";
 import { summarizeOutcome } from "../../../breaker/outcome.js";
@@ -219,5 +219,15 @@ describe("evaluateTrajectory", () => {
     const packed = await evaluateTrajectory({ messages: [0, 1, 2, 3, 4].flatMap((i) => burst(i * 1_000)) });
     expect(spaced.passed).toBe(true);
     expect(packed).toMatchObject({ passed: false, trippedAtStep: 50 });
+  });
+
+  it("keeps a recording that dates only some of its calls in one stretch of time", async () => {
+    // An issue report quoting one timestamp: the undated failures before it belong to the same minute, not to 2025.
+    const send = { name: "chat", args: { session: "s-1", text: "continue" }, error: "400 Bad Request: invalid tool_use block in history" };
+    const trajectory = { toolCalls: [send, send, { ...send, timestamp: "2026-03-04T10:00:00Z" }, { name: send.name, args: send.args }] };
+    expect(await evaluateTrajectory(trajectory)).toMatchObject({ passed: false, trippedAtStep: 3 });
+    const events = toTrajectory(trajectory).events;
+    expect(replayStart(events)).toBe(Date.parse("2026-03-04T10:00:00Z") - 3 * SYNTHETIC_TURN_MS);
+    expect(replayStart(toTrajectory({ toolCalls: [send] }).events)).toBe(Date.UTC(2025, 0, 1));
   });
 });
