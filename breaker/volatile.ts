@@ -88,6 +88,8 @@ const TIME_PATTERNS: readonly RegExp[] = [
   /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
   /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi,
   /\b1\d{12}\b/g,
+  // A compact date-time, as programs stamp the files they save: "step_1_20250828@211645.png", "backup-20250828T211645".
+  /(?<!\d)(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[T@_-]?([01]\d|2[0-3])[0-5]\d[0-5]\d(?!\d)/g,
 ];
 
 // A harness's usage meter printed with the result ("Tokens: 9.7k sent, 1.5k cache hit, 444 received. Cost: $0.0025
@@ -133,6 +135,9 @@ const ID_PATTERNS: readonly RegExp[] = [
   // A session, request or message named by a token with a digit: "session ocean-7", "message 1712".
   /\b(session|request|message|thread|conversation|trace|container|deployment|operation|transaction|execution)( id)?[ :=#]+(?=[\w-]*\d)[\w-]+/gi,
   /\b(attempt|retry|try|iteration|call|tick|round|poll)[ :=#]*\d+\b/gi,
+  // A counter in the name a program gives each call's artifact: "step_3_<time>.png", "attempt-2.log". In prose a
+  // step's number may be progress ("step 1200 of 5000"), so only the glued form counts there.
+  /(?<![\p{L}\p{N}])(attempt|retry|iteration|tick|round|poll|step)[_-]\d+(?=[_.-])/giu,
   // A field labelled as an id in prose ("Chunk ID: 1a4eac", "run_id=7f3"), as a JSON key named so is: short ids too.
   /(?<![\p{L}\p{N}])(id|uuid|guid)[ \t]*[:=][ \t]*"?(?=[\w.-]*\d)[\w.-]+/giu,
   // The harness's budget counting down with each call: "You have 4 steps left", "remaining attempts: 2".

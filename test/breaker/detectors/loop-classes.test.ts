@@ -43,6 +43,20 @@ describe("fresh identifiers are not progress", () => {
     expect(saved("invoice_march_a97d71")).not.toBe(saved("invoice_april_a97d71"));
   });
 
+  it("reads the step counter and compact time in a saved screenshot's name as fresh, and another answer or file as news", () => {
+    // A recorded OSWorld run: the same failed click, each step saving a screenshot named for its step and time.
+    const step = (n: number, time: string, response = "click(failed):Insert tab") =>
+      summarizeOutcome({ output: JSON.stringify({ response, reward: 0, done: false, info: {}, screenshot_file: `step_${n}_20250828@${time}.png` }) }).fingerprint;
+    expect(step(1, "213538")).toBe(step(2, "213540"));
+    expect(step(3, "213553", "click:Insert tab")).not.toBe(step(2, "213540"));
+    const saved = (name: string) => summarizeOutcome({ output: `Saved ${name}` }).fingerprint;
+    expect(saved("backup-20250828T211645.tar")).toBe(saved("backup-20250829T080102.tar"));
+    // A version in a name, a long number that is no date-time and a step counted in prose are content.
+    expect(saved("release_v2_notes.md")).not.toBe(saved("release_v3_notes.md"));
+    expect(saved("parcel 20251345123456")).not.toBe(saved("parcel 20251345123457"));
+    expect(saved("checkpoint at step 1200 of 5000")).not.toBe(saved("checkpoint at step 1300 of 5000"));
+  });
+
   it("reads a request stamped with a fresh call id or nonce as the same request, and a different request or trace id as another", () => {
     const read = (i: number): CallSpec => ({ tool: "workspace_read", args: { callId: `call-${i}`, path: "/a.txt", nonce: `n${i}a9` }, result: { content: "same" } });
     expect(severity(decideOn([read(0), read(1), read(2), { tool: "workspace_read", args: read(3).args }]), "identical_repeat")).toBe("block");
