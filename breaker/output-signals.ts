@@ -283,7 +283,8 @@ export function failureInOutput(value: unknown): FailureSignal | undefined {
 const NOT_EMPTINESS = "(?!(errors?|problems?|issues?|warnings?|changes?|differences?|conflicts?|vulnerabilit(y|ies))\\b)";
 const NOTHING_SAID = new RegExp(
   [
-    "^\\W*(none|nothing|null|nil|n/?a|empty|no (data|results?|output|matches))\\W*$",
+    // Alone, however it is spelled: "(no output)", "[empty-output]", "<empty_result>".
+    "^\\W*(none|nothing|null|nil|n/?a|empty([ _-](output|result|response))?|no[ _-](data|results?|output|matches))\\W*$",
     `\\b(no|zero|0) ${NOT_EMPTINESS}(\\w+ )?(results?|matches|records?|rows?|items?|entries|hits|documents?|files?|data|objects?|messages?|orders?|users?|accounts?|customers?)\\b`,
     `\\b(nothing|no ${NOT_EMPTINESS}\\w+( ${NOT_EMPTINESS}\\w+)?) (was |were )?(found|matched|returned|stored|to (show|display|return))\\b`,
     // Nothing new, said in words: "No new papers found", "Same results as previous searches".

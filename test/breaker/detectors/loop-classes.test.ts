@@ -223,6 +223,8 @@ describe("errors and empties, wherever they are said", () => {
     ["No matching items", "No matching items"],
     ["0 rows", "(0 rows)"],
     ["not found", "Customer ACME-42 not found"],
+    ["a logger's placeholder for no output", "[empty-output]"],
+    ["no results spelled as one word", "<no_results>"],
   ])("reads %s as empty", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("empty");
   });
@@ -231,6 +233,7 @@ describe("errors and empties, wherever they are said", () => {
     ["No errors found", "No errors found"],
     ["No changes detected", "No changes detected."],
     ["a status line", "Deployment billing-api: 3/3 replicas available"],
+    ["a sentence that starts with the word", "empty-handed: the courier returned without the parcel"],
   ])("does not read %s as empty: it reports a success", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
