@@ -173,8 +173,14 @@ function firstLine(text: string): string {
   return (HEADER_LINE.test(lines[1]!) || isMeterLine(lines[1]!)) && lines[2] !== undefined ? lines[2] : lines[1]!;
 }
 
-// A line that opens with a failure, said by the program itself or behind its name ("ssh: Could not resolve ...").
-const opensWithFailure = (line: string) => FAILURE_OPENING.test(line) || FAILURE_OPENING.test(line.replace(SPEAKER, ""));
+// An API's answer written as fields in prose, its message among them: "code=99992402, msg=field validation failed",
+// "errcode: 40001, errmsg: invalid credential".
+const MESSAGE_FIELD = /(?:^|[\s,;{(])(?:msg|message|err_?msg|error_?msg|error_?message)[ \t]*[:=][ \t]*"?([^\n",;]+)/gi;
+
+// A line that opens with a failure, said by the program itself, behind its name ("ssh: Could not resolve ...") or
+// as the message field of an answer in prose.
+const opensWithFailure = (line: string) =>
+  FAILURE_OPENING.test(line) || FAILURE_OPENING.test(line.replace(SPEAKER, "")) || [...line.matchAll(MESSAGE_FIELD)].some((m) => FAILURE_OPENING.test(m[1]!));
 
 // A page that is a bot wall, not the content asked for: "Please enable JS and disable any ad blocker",
 // Cloudflare's "Just a moment..." or "Verify you are human". Only a short page is all wall.
@@ -451,6 +457,8 @@ const UNFINISHED_TEXT = new RegExp(
     "\\b(has|have|is|are) not (yet )?(finished|completed|complete|done|ready)\\b",
     "\\bnot (yet )?(finished|completed?|done|ready)\\b",
     "\\bwait (longer|more|a bit)\\b",
+    // A program saying what it waits on: "Waiting for deployment "chime" rollout to finish: 8 of 15 updated".
+    "^\\W*waiting (for|on)\\b",
   ].join("|"),
   "i",
 );

@@ -210,6 +210,8 @@ describe("errors and empties, wherever they are said", () => {
     ["an HTTP status field", { statusCode: 404, message: "Not Found" }],
     ["a non-zero exit in an envelope", { content: [{ type: "text", text: "done" }], details: { exitCode: 2 } }],
     ["an MCP error flag", { content: [{ type: "text", text: "tool refused" }], isError: true }],
+    ["an API's message field in prose", "code=99992402, msg=field validation failed\nrecords: 0\nhas_more: False"],
+    ["an errmsg beside its code", "errcode: 40001, errmsg: invalid credential"],
   ])("reads %s as an error", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("error");
   });
@@ -234,6 +236,8 @@ describe("errors and empties, wherever they are said", () => {
     ["No changes detected", "No changes detected."],
     ["a status line", "Deployment billing-api: 3/3 replicas available"],
     ["a sentence that starts with the word", "empty-handed: the courier returned without the parcel"],
+    ["an API's message field saying it worked", "code=0, msg=success"],
+    ["a message that counts failures among successes", "message: upload complete, 0 failed"],
   ])("does not read %s as empty: it reports a success", (_label, output) => {
     expect(summarizeOutcome({ output }).kind).toBe("ok");
   });
@@ -494,6 +498,10 @@ describe("polling is judged by time as well as count", () => {
     expect(summarizeOutcome({ output: { StackStatus: "CREATE_IN_PROGRESS" } }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: "Waiting for stack web-prod: current status 'UPDATE_IN_PROGRESS'" }).inProgress).toBe(true);
     expect(summarizeOutcome({ output: { StackStatus: "CREATE_COMPLETE" } }).inProgress).toBeUndefined();
+    // `kubectl rollout status` says what it waits on; once done it says so.
+    expect(summarizeOutcome({ output: 'Waiting for deployment "chime" rollout to finish: 8 out of 15 new replicas have been updated...' }).inProgress).toBe(true);
+    expect(summarizeOutcome({ output: 'deployment "chime" successfully rolled out' }).inProgress).toBeUndefined();
+    expect(summarizeOutcome({ output: "No longer waiting for the lock: acquired" }).inProgress).toBeUndefined();
     // -ing words that name a condition, not a state under way.
     expect(summarizeOutcome({ output: { status: "missing" } }).inProgress).toBeUndefined();
     expect(summarizeOutcome({ output: "Warning: deprecated flag" }).inProgress).toBeUndefined();
