@@ -97,3 +97,6 @@ export function clipCanonical(canonical: string): string {
     ? canonical
     : `${canonical.slice(0, MAX_CANONICAL_CHARS)}…`;
 }
+
+/** True when stored arguments were cut (`clipCanonical`): what they asked is known only by their hash. */
+export const isClipped = (args: string) => args.length > MAX_CANONICAL_CHARS && args.endsWith("…");

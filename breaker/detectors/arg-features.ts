@@ -1,7 +1,7 @@
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
 import { BoundedCache } from "../bounded-cache.js";
-import { canonicalArgs, hashText } from "../canonical.js";
+import { canonicalArgs, hashText, isClipped } from "../canonical.js";
 import type { CallRecord } from "../types.js";
 import { hasProgram, isCaption } from "./program.js";
 
@@ -253,6 +253,10 @@ const requestKeys = new BoundedCache<string, RequestKeys>(2_048);
 /** The request keys of a call's arguments, computed once per argument set. */
 export function requestKeysOf(call: CallRecord): RequestKeys {
   let keys = requestKeys.get(call.argsHash);
+  if (keys === undefined && isClipped(call.args)) {
+    keys = { identity: call.argsHash, spelling: call.argsHash };
+    requestKeys.set(call.argsHash, keys);
+  }
   if (keys === undefined) {
     const args = parse(call.args);
     const fields = args !== null && typeof args === "object" && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [];
@@ -275,7 +279,8 @@ const byHash = new BoundedCache<string, ArgFeatures>(2_048);
 export function featuresOf(call: CallRecord): ArgFeatures {
   let features = byHash.get(call.argsHash);
   if (!features) {
-    features = argFeatures(call.args);
+    // Cut arguments (a long file written, a long script) may differ past the cut: only their full hash tells.
+    features = isClipped(call.args) ? { shape: "\u0000clipped", fields: new Map([["", { kind: "exact", value: call.argsHash }]]) } : argFeatures(call.args);
     byHash.set(call.argsHash, features);
   }
   return features;

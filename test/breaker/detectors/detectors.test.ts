@@ -55,6 +55,17 @@ describe("identical_repeat", () => {
     expect(severity(decideOn([run(15, { error: "bash: /tmp/extract.sh: Permission denied" }), run(15, { error: "bash: /tmp/extract.sh: Permission denied" }), run(15, {})]), "identical_repeat")).toBe("block");
   });
 
+  it("tells long arguments apart past the length the store keeps of them", () => {
+    // Recorded shape (ChatDev): three rewrites of one long file that differ only near its end.
+    const head = Array.from({ length: 120 }, (_, i) => `# setup line ${i}`).join("\n");
+    const write = (tail: string, spec: Partial<CallSpec> = {}): CallSpec => ({ tool: "modify_code", args: { file: "main.py", code: `${head}\n${tail}` }, ...spec });
+    const tails = ["import cv2", "try:\n    import cv2\nexcept ImportError:\n    cv2 = None", "from PIL import Image"];
+    expect(severity(decideOn(tails.map((t) => write(t))), "identical_repeat")).toBe("none");
+    expect(severity(decideOn(tails.map((t) => write(t))), "semantic_stutter")).toBe("none");
+    // The same long write three times is one request still.
+    expect(severity(decideOn([write(tails[0]!), write(tails[0]!), write(tails[0]!)]), "identical_repeat")).toBe("block");
+  });
+
   it("reads calls that differ only in narration (a task_progress note) as identical", () => {
     const read = (note: string): CallSpec => ({ tool: "read_file", args: { path: "src/index.ts", task_progress: note } });
     expect(severity(decideOn(["step 0 of 5", "step 1 of 5", "step 2 of 5", "step 3 of 5"].map(read)), "identical_repeat")).toBe("block");
