@@ -55,7 +55,8 @@ function withoutCutFragments(text: string): string {
 
 /** True when a text reads as a page snapshot: several element lines carrying a reference. */
 export function isPageSnapshot(text: string): boolean {
-  return MAY_BE_SNAPSHOT.test(text) && countNodes(text) >= MIN_NODES;
+  // A one-line text (most values in a result) cannot hold a node line below another: no scan.
+  return text.includes("\n") && MAY_BE_SNAPSHOT.test(text) && countNodes(text) >= MIN_NODES;
 }
 
 /**

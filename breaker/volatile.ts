@@ -158,14 +158,30 @@ const isTimeField = (key: string) => cachedKind(key) === "time" && keyWords(key)
 const HAS_DIGIT = /\d/;
 const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
 
+// What each time and meter pattern cannot match without (a space, a bracket, a point, a dollar, 13 digits), checked
+// on the original text: "<time>" and "<meter>" bring none of them. Most short values ("acc_001") skip all but two scans.
+const TIME_NEEDS: readonly ((text: string) => boolean)[] = [
+  (text) => text.includes("("),
+  (text) => text.includes("."),
+  (text) => text.includes(" "),
+  () => true,
+  (text) => text.length >= 13,
+];
+const METER_NEEDS: readonly ((text: string) => boolean)[] = [
+  (text) => text.includes(" "),
+  () => true,
+  (text) => text.includes("$") && text.includes(" "),
+  (text) => text.includes(" "),
+];
+
 function maskTimes(text: string): string {
   if (!HAS_DIGIT.test(text)) return text;
   // "<time>" and "<meter>" bring no colon or equals sign: a text without them never has one for a later pattern.
   const colon = text.includes(":");
   let out = text;
   if (colon) for (const pattern of CLOCK_PATTERNS) out = out.replace(pattern, "<time>");
-  for (const pattern of TIME_PATTERNS) out = out.replace(pattern, "<time>");
-  for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
+  for (let i = 0; i < TIME_PATTERNS.length; i++) if (TIME_NEEDS[i]!(text)) out = out.replace(TIME_PATTERNS[i]!, "<time>");
+  for (let i = 0; i < METER_PATTERNS.length; i++) if (METER_NEEDS[i]!(text)) out = out.replace(METER_PATTERNS[i]!, "<meter>");
   if (!colon && !text.includes("=")) return out;
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
     /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,

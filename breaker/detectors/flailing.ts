@@ -23,6 +23,8 @@ const NO_OP = "no-op";
 export const flailing: Detector = {
   id: "flailing",
   scope: "run",
+  // With no earlier call there is no miss to flail over (see below).
+  needsRun: true,
   detect({ candidate, run, levels }) {
     const level = levels.flailing;
     const misses: CallRecord[] = [];

@@ -27,7 +27,7 @@ describe("detectors that need the run's earlier calls (needsRun), which decide s
   const needy = DETECTORS.filter((d) => d.needsRun);
 
   it("are the loop detectors that compare a call with earlier ones", () => {
-    expect(needy.map((d) => d.id).sort()).toEqual(["cycle", "page_revisit", "refused_tools", "same_failure", "semantic_stutter", "stuck_poll"]);
+    expect(needy.map((d) => d.id).sort()).toEqual(["cycle", "flailing", "page_revisit", "refused_tools", "same_failure", "semantic_stutter", "stuck_poll"]);
   });
 
   it("find nothing on a first call, whatever the levels, the nature and the session before it", () => {
