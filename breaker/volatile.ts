@@ -82,25 +82,40 @@ const PARENT_ROW = /^[-dlbcps][-rwxsStT]{9}[.+@]?[ \t]+\d+[ \t].*[ \t]\.\.$/gm;
 // Other times, masked after the clock times: "3 seconds ago", durations after a verb, a parenthesised timing
 // ("(0.42 seconds)", tox's "(0.43=setup[0.01]+cmd[0.42] seconds)"), a fractional duration ("0.42s", a log's
 // "0.441(s)": a measurement, where a whole "30 seconds" may be a setting), epoch milliseconds.
-const TIME_PATTERNS: readonly RegExp[] = [
-  /\((?=[^()\n]*\d)[^()\n]{0,60}?[\d\s](ms|milliseconds?|s|secs?|seconds?)\)/gi,
-  /\b\d+\.\d+ ?(\((ms|s)\)|(ms|milliseconds?|s|secs?|seconds?)\b)/gi,
-  /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi,
-  /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi,
-  /\b1\d{12}\b/g,
+// Each pattern with what it cannot match without (a bracket, a point, a space, enough characters), checked on the
+// original text: "<time>" and "<meter>" bring none of them, and most short values ("acc_001") skip the scan.
+interface Scan {
+  pattern: RegExp;
+  needs: (text: string) => boolean;
+}
+const always = () => true;
+const hasSpace = (text: string) => text.includes(" ");
+
+const TIME_PATTERNS: readonly Scan[] = [
+  { pattern: /\((?=[^()\n]*\d)[^()\n]{0,60}?[\d\s](ms|milliseconds?|s|secs?|seconds?)\)/gi, needs: (text) => text.includes("(") },
+  { pattern: /\b\d+\.\d+ ?(\((ms|s)\)|(ms|milliseconds?|s|secs?|seconds?)\b)/gi, needs: (text) => text.includes(".") },
+  { pattern: /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi, needs: hasSpace },
+  { pattern: /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi, needs: always },
+  { pattern: /\b1\d{12}\b/g, needs: (text) => text.length >= 13 },
   // A compact date-time, as programs stamp the files they save: "step_1_20250828@211645.png", "backup-20250828T211645".
-  /(?<!\d)(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[T@_-]?([01]\d|2[0-3])[0-5]\d[0-5]\d(?!\d)/g,
+  {
+    pattern: /(?<!\d)(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[T@_-]?([01]\d|2[0-3])[0-5]\d[0-5]\d(?!\d)/g,
+    needs: (text) => text.length >= 14,
+  },
 ];
 
 // A harness's usage meter printed with the result ("Tokens: 9.7k sent, 1.5k cache hit, 444 received. Cost: $0.0025
 // message, $0.0052 session."): it reads differently after every call, whatever the tool answered.
 // So is what it says has been used or is left ("You have sent 93 messages and have used up $0.3970. You have
 // $0.6030 remaining.").
-const METER_PATTERNS: readonly RegExp[] = [
-  /\b\d+(\.\d+)?[kKmM]? (tokens?|sent|received|cache (hit|write|read)s?|prompt tokens|completion tokens)\b/g,
-  /\b(tokens?( used)?|cost|spent|usage)[:=]? ?\$?\d+(\.\d+)?[kKmM]?( (message|session|total|request|call))?\b/gi,
-  /\$\d+(\.\d+)? (message|session|total|request|call|remaining|left)\b/gi,
-  /\b(sent|used( up)?|spent|consumed|made) \$?\d+(\.\d+)?[kKmM]?( (messages?|requests?|tokens?|credits?|queries|calls?|steps?))?(?=\W|$)/gi,
+const METER_PATTERNS: readonly Scan[] = [
+  { pattern: /\b\d+(\.\d+)?[kKmM]? (tokens?|sent|received|cache (hit|write|read)s?|prompt tokens|completion tokens)\b/g, needs: hasSpace },
+  { pattern: /\b(tokens?( used)?|cost|spent|usage)[:=]? ?\$?\d+(\.\d+)?[kKmM]?( (message|session|total|request|call))?\b/gi, needs: always },
+  { pattern: /\$\d+(\.\d+)? (message|session|total|request|call|remaining|left)\b/gi, needs: (text) => text.includes("$") && hasSpace(text) },
+  {
+    pattern: /\b(sent|used( up)?|spent|consumed|made) \$?\d+(\.\d+)?[kKmM]?( (messages?|requests?|tokens?|credits?|queries|calls?|steps?))?(?=\W|$)/gi,
+    needs: hasSpace,
+  },
 ];
 
 // Plain words around the meters: nothing of a result's own (no digit once the meters are masked, no markup).
@@ -111,7 +126,7 @@ const METER_LINE_MAX_CHARS = 200;
 export function isMeterLine(line: string): boolean {
   if (line.length > METER_LINE_MAX_CHARS || !HAS_DIGIT.test(line)) return false;
   let out = line;
-  for (const pattern of METER_PATTERNS) out = out.replace(pattern, "<meter>");
+  for (const { pattern } of METER_PATTERNS) out = out.replace(pattern, "<meter>");
   return out !== line && !HAS_DIGIT.test(out) && METER_LINE_WORDS.test(out);
 }
 
@@ -158,30 +173,14 @@ const isTimeField = (key: string) => cachedKind(key) === "time" && keyWords(key)
 const HAS_DIGIT = /\d/;
 const HAS_DIGIT_OR_HYPHEN = /[\d-]/;
 
-// What each time and meter pattern cannot match without (a space, a bracket, a point, a dollar, 13 digits), checked
-// on the original text: "<time>" and "<meter>" bring none of them. Most short values ("acc_001") skip all but two scans.
-const TIME_NEEDS: readonly ((text: string) => boolean)[] = [
-  (text) => text.includes("("),
-  (text) => text.includes("."),
-  (text) => text.includes(" "),
-  () => true,
-  (text) => text.length >= 13,
-];
-const METER_NEEDS: readonly ((text: string) => boolean)[] = [
-  (text) => text.includes(" "),
-  () => true,
-  (text) => text.includes("$") && text.includes(" "),
-  (text) => text.includes(" "),
-];
-
 function maskTimes(text: string): string {
   if (!HAS_DIGIT.test(text)) return text;
   // "<time>" and "<meter>" bring no colon or equals sign: a text without them never has one for a later pattern.
   const colon = text.includes(":");
   let out = text;
   if (colon) for (const pattern of CLOCK_PATTERNS) out = out.replace(pattern, "<time>");
-  for (let i = 0; i < TIME_PATTERNS.length; i++) if (TIME_NEEDS[i]!(text)) out = out.replace(TIME_PATTERNS[i]!, "<time>");
-  for (let i = 0; i < METER_PATTERNS.length; i++) if (METER_NEEDS[i]!(text)) out = out.replace(METER_PATTERNS[i]!, "<meter>");
+  for (const { pattern, needs } of TIME_PATTERNS) if (needs(text)) out = out.replace(pattern, "<time>");
+  for (const { pattern, needs } of METER_PATTERNS) if (needs(text)) out = out.replace(pattern, "<meter>");
   if (!colon && !text.includes("=")) return out;
   return out.replace(PROSE_FIELD, (field, key: string, sep: string, quote: string, value: string) =>
     /\d/.test(value) && isTimeField(key) ? `${key}${sep}${quote}<time>${quote}` : field,

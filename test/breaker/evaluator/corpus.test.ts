@@ -53,11 +53,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-99 moved in: 1330 of 1594 loops, 128 of 1885 legitimate runs stopped.
-  it("keeps recall >= 0.8343 and a false-positive rate <= 0.0680 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-104 moved in: 1361 of 1641 loops, 134 of 1934 legitimate runs stopped.
+  it("keeps recall >= 0.8293 and a false-positive rate <= 0.0693 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.8343);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.068);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8293);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0693);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
