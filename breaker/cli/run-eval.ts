@@ -7,7 +7,7 @@ import { InputError, readTrajectoryItems, type SourceItem } from "../evaluator/r
 import { toTrajectory } from "../evaluator/to-trajectory.js";
 import type { ReplayTrajectory } from "../evaluator/trajectory.js";
 import { parsePolicy, type Policy } from "../policy.js";
-import { jsonReport, tableReport, type ReportRow } from "./eval-report.js";
+import { jsonReport, tableReport, traceReport, type ReportRow } from "./eval-report.js";
 
 /** Where the CLI writes: the entry point (breaker/cli/eval.ts) passes the process's streams and terminal width. */
 export interface EvalIo {
@@ -20,7 +20,10 @@ export interface EvalIo {
 /** Exit codes: every trajectory passed, some failed, or the input could not be read. */
 export const EXIT = { passed: 0, failed: 1, unreadable: 2 } as const;
 
-const USAGE = `Usage: npm run eval -- <file or directory>... [--json] [--policy <file>]
+const USAGE = `Usage: npm run eval -- <file or directory>... [--json] [--policy <file>] [--trace]
+
+--trace shows every call: the circuit's state and findings before it ran, and
+how its result was read (ok, empty, error; transient; work in progress).
 
 A directory stands for every .json and .jsonl file under it. A file holds one
 trajectory, a JSON array of them, or one per line (JSON Lines); JSON Lines
@@ -104,13 +107,13 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
     } else io.err(where ? message : `${message}\n${USAGE}`);
     return EXIT.unreadable;
   };
-  let options: { json?: boolean; policy?: string; help?: boolean };
+  let options: { json?: boolean; policy?: string; help?: boolean; trace?: boolean };
   let files: string[];
   try {
     const parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { json: { type: "boolean" }, policy: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, policy: { type: "string" }, trace: { type: "boolean" }, help: { type: "boolean", short: "h" } },
     });
     options = parsed.values;
     files = parsed.positionals;
@@ -143,8 +146,9 @@ export async function runEval(argv: readonly string[], io: EvalIo): Promise<numb
   for (const { id } of callless) io.err(`${id}: no tool call found; it passes unchecked.`);
   const rows: ReportRow[] = [];
   for (const { id, trajectory } of loaded) {
-    rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy) });
+    rows.push({ id, result: await evaluateTrajectory({ ...trajectory, id }, policy, { trace: options.trace === true }) });
   }
-  io.out(options.json ? JSON.stringify(jsonReport(rows), null, 2) : tableReport(rows, io.columns));
+  if (options.json) io.out(JSON.stringify(jsonReport(rows), null, 2));
+  else io.out(options.trace ? `${tableReport(rows, io.columns)}\n\n${traceReport(rows)}` : tableReport(rows, io.columns));
   return rows.every((r) => r.result.passed) ? EXIT.passed : EXIT.failed;
 }

@@ -2,7 +2,8 @@ import { createBreaker } from "../breaker.js";
 import { parsePolicy, type Policy, type PolicyInput } from "../policy.js";
 import { isContinuation, turnKey } from "../turns.js";
 import { MemoryStore } from "../stores/memory-store.js";
-import type { Finding, TokenUsage, Verdict } from "../types.js";
+import { summarizeOutcome } from "../outcome.js";
+import type { CircuitState, Finding, TokenUsage, ToolOutcome, Verdict } from "../types.js";
 import { toTrajectory } from "./to-trajectory.js";
 import type { ReplayEvent, ReplayTrajectory } from "./trajectory.js";
 import { addUsage } from "../usage.js";
@@ -31,6 +32,28 @@ export interface EvaluationResult {
    * (screenshots left out) is judged on its calls alone.
    */
   unanswered: number;
+  /** With `{ trace: true }`: every replayed call, as the breaker judged it and read its result. */
+  trace?: TracedCall[];
+}
+
+/** One replayed call: the verdict before it ran and how its result was read. */
+export interface TracedCall {
+  /** 1-based index over tool calls, as `trippedAtStep` counts them. */
+  step: number;
+  tool: string;
+  args: unknown;
+  /** The run whose loop window the call was judged in: 0 before any user message, then one per new user turn. */
+  run: number;
+  state: CircuitState;
+  allowed: boolean;
+  findings: Finding[];
+  /** How its result was read, when the trajectory holds one. */
+  outcome?: ToolOutcome;
+}
+
+/** Replay options: `trace` keeps every call's verdict and reading, to show why a trajectory tripped or passed. */
+export interface EvaluateOptions {
+  trace?: boolean;
 }
 
 /** Model turns of a trajectory without timestamps are taken to be this far apart. */
@@ -85,7 +108,7 @@ function collect(into: Map<string, Finding>, verdict: Verdict): void {
  * before each call, report its outcome after it, start a new run at every
  * user message. It fails exactly when the breaker opens.
  */
-export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | Policy): Promise<EvaluationResult> {
+export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | Policy, options: EvaluateOptions = {}): Promise<EvaluationResult> {
   const trajectory = toTrajectory(input);
   const base = parsePolicy(policy ?? {});
   // Trajectory time: its own timestamps when it has them, else model turns SYNTHETIC_TURN_MS apart.
@@ -103,7 +126,7 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
     const score = passed ? scoreOf(list) : 0;
     // The refused call never ran: it has no result to miss.
     const unanswered = calls - answered - (passed ? 0 : 1);
-    return { ...(trajectory.id ? { id: trajectory.id } : {}), passed, score, trippedAtStep, findings: list, calls, unanswered };
+    return { ...(trajectory.id ? { id: trajectory.id } : {}), passed, score, trippedAtStep, findings: list, calls, unanswered, ...(traced ? { trace: [...traced.values()] } : {}) };
   };
   let run = 0;
   let calls = 0;
@@ -112,6 +135,8 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   // The arguments of each replayed call, so its result is read against them (echoes masked).
   const argsOf = new Map<string, { args: unknown; tool: string }>();
   let pendingUsage: TokenUsage | undefined;
+  // By replay id, in call order.
+  const traced = options.trace ? new Map<string, TracedCall>() : undefined;
 
   for (const event of trajectory.events) {
     if (event.at !== undefined) now = Math.max(now, event.at);
@@ -127,7 +152,10 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       if (callId === undefined) continue;
       awaiting.splice(awaiting.indexOf(callId), 1);
       answered++;
-      await breaker.complete(session, callId, { ...event.outcome, ...argsOf.get(callId) });
+      const raw = { ...event.outcome, ...argsOf.get(callId) };
+      await breaker.complete(session, callId, raw);
+      const entry = traced?.get(callId);
+      if (entry) entry.outcome = summarizeOutcome(raw);
       continue;
     }
     // The model answered: a user who then sends the same message again is asking again, not a harness re-sending it.
@@ -151,6 +179,8 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
       });
       pendingUsage = undefined;
       collect(findings, verdict);
+      const { state, allowed } = verdict;
+      traced?.set(id, { step: calls, tool: call.name, args: call.args, run, state, allowed, findings: verdict.findings });
       if (!verdict.allowed) return result(false, verdict.step);
     }
   }

@@ -38,6 +38,26 @@ describe("eval CLI", () => {
     }
   });
 
+  it("shows with --trace every call's verdict and how its result was read, up to the refused call", async () => {
+    const search = (output: unknown) => ({ name: "search", args: { q: "acme pricing" }, ...(output === undefined ? {} : { output }) });
+    const file = write("trace.json", JSON.stringify({ id: "traced", toolCalls: [search("No results"), search("No results"), search(undefined)] }));
+    const { code, out } = await evalCli(file, "--trace", "--json");
+    expect(code).toBe(EXIT.failed);
+    const [result] = JSON.parse(out).results;
+    expect(result.trippedAtStep).toBe(3);
+    expect(result.trace.map((c: { step: number; state: string; allowed: boolean; result?: string }) => [c.step, c.state, c.allowed, c.result])).toEqual([
+      [1, "CLOSED", true, "empty"],
+      [2, "HALF_OPEN", true, "empty"],
+      [3, "OPEN", false, undefined],
+    ]);
+    expect(result.trace[2].findings).toContainEqual({ detector: "identical_repeat", severity: "block", count: 3, limit: 3 });
+    const text = await evalCli(file, "--trace");
+    expect(text.out).toMatch(/traced: tripped at call 3/);
+    expect(text.out).toMatch(/#3 run \d search \{"q":"acme pricing"\} \[OPEN, refused\] identical_repeat block 3\/3/);
+    // Without --trace the report carries no trace.
+    expect(JSON.parse((await evalCli(file, "--json")).out).results[0].trace).toBeUndefined();
+  });
+
   it("exits 2 when it was given no trajectory at all: an empty folder, or a file holding an empty list", async () => {
     const empty = mkdtempSync(join(tmpdir(), "eval-empty-"));
     for (const args of [[empty], [write("none.json", "[]")]]) {
