@@ -53,11 +53,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-104 moved in: 1361 of 1641 loops, 134 of 1934 legitimate runs stopped.
-  it("keeps recall >= 0.8293 and a false-positive rate <= 0.0693 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-107 moved in: 1378 of 1662 loops, 139 of 1971 legitimate runs stopped.
+  it("keeps recall >= 0.8291 and a false-positive rate <= 0.0706 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.8293);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0693);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8291);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0706);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
