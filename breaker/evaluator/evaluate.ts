@@ -117,6 +117,8 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   const breaker = createBreaker({ store, policy: withNatures(base, trajectory) });
   const session = trajectory.id ?? "trajectory";
   const findings = new Map<string, Finding>();
+  // With `trace`: each call by its replay id, in call order.
+  const traced = options.trace ? new Map<string, TracedCall>() : undefined;
   // Results answer the latest model turn's calls: its ids -> the ids the replay used,
   // so reused ids ("call_0" every turn) stay distinct. Calls never answered stay pending.
   let replayIds = new Map<string, string[]>();
@@ -135,8 +137,6 @@ export async function evaluateTrajectory(input: unknown, policy?: PolicyInput | 
   // The arguments of each replayed call, so its result is read against them (echoes masked).
   const argsOf = new Map<string, { args: unknown; tool: string }>();
   let pendingUsage: TokenUsage | undefined;
-  // By replay id, in call order.
-  const traced = options.trace ? new Map<string, TracedCall>() : undefined;
 
   for (const event of trajectory.events) {
     if (event.at !== undefined) now = Math.max(now, event.at);
