@@ -179,8 +179,11 @@ const MESSAGE_FIELD = /(?:^|[\s,;{(])(?:msg|message|err_?msg|error_?msg|error_?m
 
 // A line that opens with a failure, said by the program itself, behind its name ("ssh: Could not resolve ...") or
 // as the message field of an answer in prose.
-const opensWithFailure = (line: string) =>
-  FAILURE_OPENING.test(line) || FAILURE_OPENING.test(line.replace(SPEAKER, "")) || [...line.matchAll(MESSAGE_FIELD)].some((m) => FAILURE_OPENING.test(m[1]!));
+function opensWithFailure(line: string): boolean {
+  if (FAILURE_OPENING.test(line) || FAILURE_OPENING.test(line.replace(SPEAKER, ""))) return true;
+  for (const field of line.matchAll(MESSAGE_FIELD)) if (FAILURE_OPENING.test(field[1]!)) return true;
+  return false;
+}
 
 // A page that is a bot wall, not the content asked for: "Please enable JS and disable any ad blocker",
 // Cloudflare's "Just a moment..." or "Verify you are human". Only a short page is all wall.

@@ -40,12 +40,11 @@ export const identicalRepeat: Detector = {
     else {
       // Still running, or finished with nothing new since the last news; retries and polls are judged by their own levels.
       const { stale, pending, sinceChange } = staleStreak(run, identical, mutates(candidate));
-      const family = familyStreak(input);
-      const kind = family.kind;
+      const { kind, news } = familyStreak(input);
       // After a change only the repeats since it are plain repeats; the retry levels judge the rest.
       const repeats = kind === "plain" ? stale : kind === "retry" ? sinceChange : [];
       // News from the request in other words (the same command with another timeout, which then ran) is news for it too.
-      const counted = family.news ? repeats.filter((c) => c.step > family.news!.step) : repeats;
+      const counted = news ? repeats.filter((c) => c.step > news.step) : repeats;
       streak = [...counted, ...pending].sort((a, b) => a.step - b.step);
     }
     // The harness refused the last one as a repeat: it has judged this call already, and so does the breaker.

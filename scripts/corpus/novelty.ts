@@ -16,10 +16,10 @@ const GITHUB_REPO = /github\.com\/([^/\s#?]+\/[^/\s#?]+)/i;
 /** The repositories (owner/name) and pages a case's `source` names, lowercased. */
 export function originsOf(source: unknown): string[] {
   if (source === null || source === undefined) return [];
-  const fields = typeof source === "object" ? Object.values(source as Record<string, unknown>) : [source];
+  const fields = typeof source === "object" ? (source as Record<string, unknown>) : { url: source };
   const origins: string[] = [];
-  if (typeof source === "object" && typeof (source as { repo?: unknown }).repo === "string") origins.push((source as { repo: string }).repo.toLowerCase());
-  for (const value of fields) {
+  if (typeof fields.repo === "string") origins.push(fields.repo.toLowerCase());
+  for (const value of Object.values(fields)) {
     if (typeof value !== "string" || !/^https?:\/\//i.test(value)) continue;
     origins.push(value.toLowerCase().replace(/[#?].*$/, ""));
     const repo = GITHUB_REPO.exec(value)?.[1];
