@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EXIT, runEval } from "../../../breaker/cli/run-eval.js";
 import { CORPUS_DIR } from "../../../scripts/corpus/load.js";
@@ -22,7 +22,9 @@ async function evalCli(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runEval(args, { out: (t) => out.push(t), err: (t) => err.push(t), columns: 120 });
-  return { code, out: out.join("\n"), err: err.join("\n") };
+  // Colours are on wherever picocolors sees CI or a TTY: read the text as the user reads it.
+  const plain = (lines: string[]) => stripVTControlCharacters(lines.join("\n"));
+  return { code, out: plain(out), err: plain(err) };
 }
 
 describe("eval CLI", () => {
