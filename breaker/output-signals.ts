@@ -62,6 +62,9 @@ const FAILURE_OPENING = new RegExp(
       "[45]\\d\\d (\\w+ ){0,2}(error|not found|unavailable|forbidden|unauthorized|timeout)\\b",
       "invalid\\b",
       "(runtime|command|execution|build|request|call|tool) (failed|error)\\b",
+      // A failure reported as an event: "An error occurred: ...", "An unexpected exception was raised".
+      "(an? |the )?(unexpected |unknown |internal |unhandled )?(error|exception)( has)? (occurred|occured|happened|was raised|was thrown)\\b",
+      "something went wrong\\b",
       // A subject that failed, said first: "Speed test failed: No Connection.", "Upload failed", "Login failed."
       "(?!(nothing|none|no|zero|never)\\b)[a-z][\\w-]*( [\\w-]+){0,3} failed\\b(?! to find)",
       // The harness did not know what was asked: "Unknown command 'x'", "Unknown tool: y".
@@ -111,7 +114,8 @@ const FAILURE_ANYWHERE: readonly RegExp[] = [
 // Failures that a retry may cure.
 const TRANSIENT = new RegExp(
   [
-    "\\b(http|status|code|error)\\D{0,3}(408|425|429|5\\d\\d)\\b",
+    // A status named by what carried it: "HTTP 503", "status: 502", "bad response: 503", "server returned 500".
+    "\\b(http|status|code|error|response|responded|returned|replied)\\D{0,3}(408|425|429|5\\d\\d)\\b",
     "\\b(408|429|500|502|503|504|529)\\s+(request timeout|too many|internal|bad gateway|service|gateway|unavailable|overloaded)",
     "rate[ -]?limit",
     "too many requests",
@@ -120,7 +124,10 @@ const TRANSIENT = new RegExp(
     "timed? ?out|timeout|deadline exceeded",
     // The exit status of coreutils' `timeout` when the command ran out of time.
     "\\bexit (code|status)\\D{0,3}124\\b",
-    "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out)|disconnected|socket hang ?up|broken pipe|network (error|unreachable)",
+    "connection (\\w+ )?(reset|refused|closed|aborted|dropped|lost|timed out|failed|failure|error)|connection ?error|disconnected|socket hang ?up|broken pipe|network (error|failure|unreachable)",
+    // The fetch API's own words for a request that never got an answer: undici's "fetch failed", the browser's
+    // "TypeError: Failed to fetch" (said alone: "Failed to fetch https://x: 404" names its cause).
+    "\\bfetch failed\\b|\\bfailed to fetch\\W*$",
     "\\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH)\\b",
     "overloaded|try again later|retry after|please retry|throttl",
     // A server that did not answer: "The connector's server isn't responding", "no response from upstream".

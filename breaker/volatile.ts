@@ -20,8 +20,9 @@ import { isPageSnapshot, maskSnapshot } from "./page-snapshot.js";
 const NOISE_KEY = /^(request|trace|span|correlation|idempotency|x request)( id)?$|^(nonce|etag|signature|cwd)$/;
 // Argument keys that name the call itself, not what it asks for: a harness or a model stamps a fresh one on every
 // call ("callId": "call-3"), so a request repeated with a new one is the same request. Request, trace and span ids
-// are left out: as arguments they are often the thing asked about (`get_trace({traceId})`).
-const CALL_STAMP_KEY = /^((tool )?call|invocation) id$|^idempotency (id|key)$|^nonce$/;
+// are left out: as arguments they are often the thing asked about (`get_trace({traceId})`). The attempt's number
+// ("attempt": 3, "retryCount": 2) counts the calls too: the third attempt asks what the first did.
+const CALL_STAMP_KEY = /^((tool )?call|invocation) id$|^idempotency (id|key)$|^nonce$|^(attempt|retry|try)( (number|no|num|count|index))?$|^(attempts|retries|tries)$/;
 
 // Keys come from model-written arguments: the memo is bounded.
 const callStampKeys = new BoundedCache<string, boolean>(2_048);

@@ -30,6 +30,14 @@ function sameStep(a: CallRecord, b: CallRecord, threshold: number): boolean {
   return mutates(a) ? a.argsHash === b.argsHash : sameRequest(a, b, threshold);
 }
 
+// One step's result again. A failure in other words is a round that moved: a test failing on the next problem
+// after each fix is a test-fix cycle, not a ping-pong.
+function sameRound(a: CallRecord, b: CallRecord): boolean {
+  if (!sameOutcome(a, b)) return false;
+  const [x, y] = [a.outcome, b.outcome];
+  return !x || !y || x.kind !== "error" || x.fingerprint === y.fingerprint || (x.shape !== undefined && x.shape === y.shape);
+}
+
 // The trailing calls that repeat the call `period` places before them, with the same result.
 function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number): Loop {
   let repeats = 0;
@@ -37,7 +45,7 @@ function repeatsAt(seq: readonly CallRecord[], period: number, threshold: number
   for (let i = seq.length - 1; i - period >= 0; i--) {
     const a = seq[i]!;
     const b = seq[i - period]!;
-    if (!sameStep(a, b, threshold) || !sameOutcome(a, b)) break;
+    if (!sameStep(a, b, threshold) || !sameRound(a, b)) break;
     if (!a.outcome && moving(seq, i, threshold)) break;
     if (i < seq.length - 1 && (!a.outcome || !b.outcome)) blind = true;
     repeats++;

@@ -294,6 +294,16 @@ describe("cycle", () => {
     expect(severity(decideOn([write("('foo',)"), build, cat, write("('foo',)"), build, cat, next(write("('foo',)"))]), "cycle")).toBe("block");
   });
 
+  it("reads a test that fails on the next problem after each fix as a test-fix cycle, and the same failure each round as a ping-pong", () => {
+    // A unit-fix loop: the test, then a patch named only by its attempt (the same request each time).
+    const test = (failure?: string): CallSpec => ({ tool: "run_unit_tests", args: { module: "billing" }, ...(failure ? { result: failure } : {}) });
+    const patch = (attempt: number): CallSpec => ({ tool: "patch_implementation", args: { module: "billing", attempt }, result: "patch applied" });
+    const moving = [1, 2, 3].flatMap((n) => [test(`FAILED tests/test_billing.py::test_${n} - AssertionError: invoice line ${n} missing`), patch(n)]);
+    expect(decideOn([...moving, test()]).state).not.toBe("OPEN");
+    const same = [1, 2, 3].flatMap((n) => [test("FAILED tests/test_billing.py::test_totals - AssertionError: 118.0 != 120.0"), patch(n)]);
+    expect(severity(decideOn([...same, test()]), "cycle")).toBe("block");
+  });
+
   it("spares alternating tools with new arguments each time", () => {
     const specs = ["Acme", "Globex", "Initech"].flatMap((n, i): CallSpec[] => [
       { tool: "query_crm", args: { company_name: n }, out: `crm-${i}` },

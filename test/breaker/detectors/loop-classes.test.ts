@@ -67,6 +67,16 @@ describe("fresh identifiers are not progress", () => {
     expect(severity(decideOn([trace(1), trace(2), trace(3), { tool: "get_trace", args: trace(4).args }]), "identical_repeat")).toBe("none");
   });
 
+  it("reads a retry numbered by its attempt as the same request, and an iteration or a page as another", () => {
+    // A retry helper that passes its attempt number to the call and puts it in the error it gets back.
+    const attempt = (n: number): CallSpec => ({ tool: "flaky_operation", args: { jobId: "job-7", attempt: n }, error: `job-7 rejected (attempt ${n}): schema mismatch` });
+    expect(blocked([attempt(1), attempt(2), { tool: "flaky_operation", args: { jobId: "job-7", attempt: 3 } }])).toBe(true);
+    expect(blocked([attempt(1), attempt(2), { tool: "flaky_operation", args: { jobId: "job-8", attempt: 1 } }])).toBe(false);
+    // An iteration asked for is what is asked: checkpoints 100, 200, 300 are three requests.
+    const checkpoint = (iteration: number): CallSpec => ({ tool: "load_checkpoint", args: { run: "r1", iteration }, error: "checkpoint store unreachable: permission denied" });
+    expect(severity(decideOn([checkpoint(100), checkpoint(200), { tool: "load_checkpoint", args: { run: "r1", iteration: 300 } }]), "identical_repeat")).toBe("none");
+  });
+
   it("reads a long listing whose clock column and parent-directory row moved as the same listing, and a new entry as news", () => {
     const listing = (time: string, links: number, extra = "") =>
       summarizeOutcome({
@@ -171,6 +181,15 @@ describe("errors and empties, wherever they are said", () => {
     expect(summarizeOutcome({ output: "runner@d4d5b82998e1:~/workspace$ cd /home/runner/workspace && python -u main.py\nrunner@d4d5b82998e1:~/workspace$" }).kind).toBe("empty");
     // A program's own lines between the prompts are its output.
     expect(summarizeOutcome({ output: "runner@host:~$ python main.py\n=== Testing Schema Translation ===\nrunner@host:~$" }).kind).toBe("ok");
+  });
+
+  it("reads a failure reported as an event as a failure, and a sentence about errors that did not happen as a success", () => {
+    for (const output of ["An error occurred: module 'os' has no attribute 'setsid'", "An unexpected error has occurred. Please contact support.", "Something went wrong while rendering the chart"]) {
+      expect(summarizeOutcome({ output }).kind, output).toBe("error");
+    }
+    for (const output of ["No error occurred during the import: 42 rows loaded", "The log lists when each error occurred: 3 entries"]) {
+      expect(summarizeOutcome({ output }).kind, output).toBe("ok");
+    }
   });
 
   it("reads a search that exited 1 without a word as finding nothing, and any other silent exit 1 as a failure", () => {
@@ -343,6 +362,25 @@ describe("transient failures earn retries", () => {
   it("reads an error that calls itself transient as transient: two, then the third attempt succeeds", () => {
     const read = { tool: "read_repo", args: {} };
     expect(blocked([{ ...read, error: "transient: fail 1" }, { ...read, error: "transient: fail 2" }, read])).toBe(false);
+  });
+
+  it("reads network failures and 5xx answers however a client words them as transient", () => {
+    for (const error of [
+      "ConnectionError: connection failed",
+      "TypeError: fetch failed",
+      "TypeError: Failed to fetch",
+      "bad response: 503",
+      "upstream returned 502",
+      "An error occurred: connection error while calling the weather service",
+    ]) {
+      expect(summarizeOutcome({ error }).transient, error).toBe(true);
+    }
+    // A fetch that got its answer names it, and a 4xx in the same words is permanent.
+    for (const error of ["Failed to fetch https://example.com/report.pdf: 404 Not Found", "bad response: 404", "server returned 403"]) {
+      expect(summarizeOutcome({ error }).transient, error).toBeUndefined();
+    }
+    const fetchUrl = { tool: "fetch_url", args: { url: "https://status.example.com/api" } };
+    expect(blocked([{ ...fetchUrl, error: "TypeError: Failed to fetch" }, { ...fetchUrl, error: "TypeError: Failed to fetch" }, fetchUrl])).toBe(false);
   });
 
   it("stops the fifth attempt after four transient failures", () => {

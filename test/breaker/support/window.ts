@@ -39,7 +39,7 @@ export function windowOf(specs: readonly CallSpec[]): CallRecord[] {
       return record;
     }
     const out = spec.out ?? "pending";
-    if (out === "empty" || out === "error") record.outcome = { kind: out, fingerprint: hashText(`${out}:${i}`) };
+    if (out === "empty" || out === "error") record.outcome = { kind: out, fingerprint: hashText(out) };
     else if (out !== "pending") record.outcome = { kind: "ok", fingerprint: hashText(out) };
     return record;
   });
