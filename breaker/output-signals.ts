@@ -134,6 +134,8 @@ const TRANSIENT = new RegExp(
     "\\b((is|are|was|were)n't|(is|are|was|were) not|not|stopped) responding\\b|\\bno response (from|received)\\b|\\b(did not|didn't) respond\\b|\\bhost unreachable\\b",
     // An error that says so itself: "transient: fail 1", "RetryableError", "temporary failure", "flaky error".
     "\\b(transient|retr[iy]-?able|temporary (failure|error)|flaky|intermittent(ly)?|sporadic(ally)?)\\b",
+    // One that says running it again may work: "Re-running the plugin may succeed once symbols are cached".
+    "\\b(re-?run(ning)?|retry(ing)?|re-?try(ing)?|trying again|running it again)\\b[^.\\n]{0,60}\\b(may|might|should|will|could) (succeed|work|pass)\\b",
   ].join("|"),
   "i",
 );
@@ -256,9 +258,27 @@ function httpStatus(fields: Fields): number | undefined {
   return undefined;
 }
 
+// Keys that state how the call ended: `status`, `state`, `outcome`, `conclusion` (GitHub's check runs), `run_result`.
+const VERDICT_WORDS = new Set(["status", "state", "outcome", "conclusion", "result"]);
+const verdictKey = (key: string) => VERDICT_WORDS.has(keyWords(key).at(-1) ?? "");
+// Any key that names an exit and ends on it or on its code: `runner_exit`, `exit_status`; not `exit_price`.
+const exitKey = (key: string) => {
+  const words = keyWords(key);
+  return EXIT_KEYS.includes(key) || (words.includes("exit") && ["exit", "code", "status"].includes(words.at(-1)!));
+};
+
+// A failure said in a verdict field: {"status": "error"}, {"outcome": "failed"}, {"conclusion": "failure"}.
+function statedFailure(fields: Fields): boolean {
+  for (const key in fields) {
+    const value = fields[key];
+    if (typeof value === "string" && value.length <= 16 && verdictKey(key) && FAILED_STATUS.test(value.trim())) return true;
+  }
+  return false;
+}
+
 // A non-zero exit code, on the result or one level down ({details: {exitCode: 1}}).
 function nonZeroExit(fields: Fields, depth = 0): boolean {
-  if (EXIT_KEYS.some((key) => typeof fields[key] === "number" && fields[key] !== 0)) return true;
+  for (const key in fields) if (typeof fields[key] === "number" && fields[key] !== 0 && exitKey(key)) return true;
   return depth === 0 && Object.values(fields).some((v) => asFields(v) && nonZeroExit(v as Fields, 1));
 }
 
@@ -275,7 +295,7 @@ function failureInFields(fields: Fields): FailureSignal | undefined {
     fields.succeeded === false ||
     fields.isError === true ||
     fields.is_error === true ||
-    (typeof fields.status === "string" && FAILED_STATUS.test(fields.status.trim())) ||
+    statedFailure(fields) ||
     (Array.isArray(fields.errors) && fields.errors.length > 0 && !present(fields.data));
   const inText = failed ? undefined : textsOf(fields).map(failureInText).find(Boolean);
   if (inText && !inText.exitCodeOnly) return inText;

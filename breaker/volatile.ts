@@ -36,10 +36,13 @@ export function isCallStampKey(key: string): boolean {
   return stamp;
 }
 const TIME_WORDS = new Set(["at", "time", "timestamp", "ts", "date", "datetime", "epoch", "now"]);
-const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime"]);
+const DURATION_WORDS = new Set(["elapsed", "duration", "latency", "took", "uptime", "runtime", "wall"]);
+// A key named for its unit of time measures one: `exp_wall_s`, `durationMs`, `fetch_ms`.
+const TIME_UNITS = new Set(["ms", "s", "sec", "secs", "seconds", "millis", "msec"]);
 const ID_WORDS = new Set(["id", "ids", "uuid", "guid", "pid", "sid"]);
 // "history" too: a history's length or size (thoughtHistoryLength) grows with every call, whatever it answers.
-const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter", "history"]);
+// "step" too: an environment numbers each action it answers (`step`, `step_idx`), whatever the action did.
+const COUNTER_WORDS = new Set(["attempt", "attempts", "retry", "retries", "try", "tries", "iteration", "seq", "sequence", "counter", "history", "step"]);
 
 // Paging and counting beside a list of records (`offset`, `total`, `next_cursor`, `has_more`): a page's envelope.
 // Whether a page is new is told by its records; an envelope that moves with the offset asked for is no news.
@@ -52,7 +55,7 @@ function kindOfKey(key: string): KeyKind {
   if (words.length === 0) return "content";
   if (NOISE_KEY.test(words.join(" "))) return "noise";
   const last = words.at(-1)!;
-  if (TIME_WORDS.has(last) || words.some((w) => DURATION_WORDS.has(w))) return "time";
+  if (TIME_WORDS.has(last) || (words.length > 1 && TIME_UNITS.has(last)) || words.some((w) => DURATION_WORDS.has(w))) return "time";
   if (ID_WORDS.has(last)) return "id";
   if (words.some((w) => COUNTER_WORDS.has(w))) return "counter";
   if (words.some((w) => PAGING_WORDS.has(w))) return "paging";
@@ -95,6 +98,8 @@ const hasSpace = (text: string) => text.includes(" ");
 const TIME_PATTERNS: readonly Scan[] = [
   { pattern: /\((?=[^()\n]*\d)[^()\n]{0,60}?[\d\s](ms|milliseconds?|s|secs?|seconds?)\)/gi, needs: (text) => text.includes("(") },
   { pattern: /\b\d+\.\d+ ?(\((ms|s)\)|(ms|milliseconds?|s|secs?|seconds?)\b)/gi, needs: (text) => text.includes(".") },
+  // Milliseconds are measured, whole or not ("transform 902ms"): a setting in them is the same on both sides.
+  { pattern: /\b\d+ ?(ms|milliseconds?)\b/gi, needs: (text) => text.includes("ms") || text.includes("milli") },
   { pattern: /\b\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?) ago\b/gi, needs: hasSpace },
   { pattern: /\b(took|elapsed|in|after|duration|latency)[:=]? ?\d+(\.\d+)? ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/gi, needs: always },
   { pattern: /\b1\d{12}\b/g, needs: (text) => text.length >= 13 },

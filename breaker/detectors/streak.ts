@@ -78,6 +78,7 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   // The request's failures since it last succeeded: one coming back is no news.
   const failures = new Set<string>();
   let acted = false;
+  let changedSince = false;
   let afterChange = false;
   let sinceChange: CallRecord[] = [];
   let previous: CallRecord | undefined;
@@ -91,14 +92,18 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
     if (!belongs(call)) {
       if (fresh[i] && (!change || actsOnChange(call, fresh[i]!))) {
         acted = true;
-        if (stale.length > 0 && call.outcome && answered(call) && mutates(call)) {
-          afterChange = true;
-          sinceChange = [];
+        if (call.outcome && answered(call) && mutates(call)) {
+          changedSince = true;
+          if (stale.length > 0) {
+            afterChange = true;
+            sinceChange = [];
+          }
         }
       }
       continue;
     }
     if (acted) pending = [];
+    changedSince = false;
     const outcome = call.outcome;
     if (!outcome) pending.push(call);
     else {
@@ -123,5 +128,8 @@ export function staleStreak(run: readonly CallRecord[], belongs: (call: CallReco
   }
   // Something new since the last of them: the calls still running are no longer a streak.
   if (acted) pending = [];
+  // The agent changed something since the request last answered: its next answer looks at a changed world and is
+  // judged afresh, as a finished one would be (a hand-back to the supervisor after the report was written).
+  if (changedSince && previous && answered(previous)) stale = sinceChange = [];
   return { stale, ...(news ? { news } : {}), pending, afterChange, sinceChange };
 }

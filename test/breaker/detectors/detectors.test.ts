@@ -144,6 +144,17 @@ describe("identical_repeat", () => {
 });
 
 describe("no_progress", () => {
+  it("judges a request asked again after the agent changed something afresh, and counts it when only reads came between", () => {
+    // A supervisor hand-back that failed once, was retried, then asked for again after the report was written.
+    const handBack = (result?: string): CallSpec => ({ tool: "transfer_back_to_supervisor", args: {}, ...(result ? { result } : {}) });
+    const write: CallSpec = { tool: "write_file", args: { path: "report.md", content: "DC01 beaconing to 203.0.113.9" }, result: "Wrote 31 bytes to report.md" };
+    const read = (path: string): CallSpec => ({ tool: "read_file", args: { path }, result: `contents of ${path}` });
+    const earlier = [handBack("Transferred back to supervisor"), { tool: "transfer_to_reporter", args: {}, result: "Transferred to reporter" }];
+    const again = [handBack("Transferred back to supervisor"), handBack("Transferred back to supervisor"), handBack("Transferred back to supervisor")];
+    expect(decideOn([...earlier, ...again, write, handBack()]).state).not.toBe("OPEN");
+    expect(severity(decideOn([...earlier, ...again, read("notes.md"), handBack()]), "no_progress")).toBe("block");
+  });
+
   it("blocks a third identical call after two misses, whatever the error text", () => {
     const miss = { tool: "get_financials", args: { company_id: "acc_004", year: 2024 }, out: "error" };
     expect(severity(decideOn([miss, { ...miss, out: undefined }]), "no_progress")).toBe("warn");

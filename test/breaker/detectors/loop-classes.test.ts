@@ -26,6 +26,19 @@ describe("fresh identifiers are not progress", () => {
     expect(text(4211, "ocean-7").fingerprint).toBe(text(4297, "ocean-8").fingerprint);
   });
 
+  it("reads an environment's step number, a duration named by its unit and milliseconds in prose as fresh, and the observation as news", () => {
+    // A GUI environment answering each action with its step; an experiment log with its wall time; a vitest summary.
+    const screen = (step: number, view = "Home screen, 12 icons") => summarizeOutcome({ output: { step_idx: step, observation: view, done: false } }).fingerprint;
+    expect(screen(3)).toBe(screen(4));
+    expect(screen(3)).not.toBe(screen(4, "Settings, Wi-Fi off"));
+    const trial = (wall: number, score: number) => summarizeOutcome({ output: { exp_wall_s: wall, duration_ms: wall * 1000, score } }).fingerprint;
+    expect(trial(78.5, 52.3)).toBe(trial(83.1, 52.3));
+    expect(trial(78.5, 52.3)).not.toBe(trial(78.5, 61.0));
+    const vitest = (ms: number, failed = 77) => summarizeOutcome({ output: `Test Files  22 failed | 40 passed\n      Tests  ${failed} failed | 310 passed\n   Duration  3.19s (transform ${ms}ms, setup 0ms, collect 1.2s)` }).fingerprint;
+    expect(vitest(902)).toBe(vitest(1130));
+    expect(vitest(902)).not.toBe(vitest(902, 76));
+  });
+
   it("reads an id labelled in prose as an id, however short, and a listing of many as records", () => {
     // Codex CLI's exec answers: a fresh chunk id and wall time above the same output.
     const exec = (chunk: string, output = "") => summarizeOutcome({ output: `Chunk ID: ${chunk}\nWall time: 0.40${chunk.length} seconds\nProcess exited with code 0\nOutput:\n${output}` });
@@ -169,6 +182,15 @@ describe("a page is judged by its records, not its envelope", () => {
 });
 
 describe("errors and empties, wherever they are said", () => {
+  it("reads a failure stated in any verdict or exit field, and leaves fields that only look alike", () => {
+    for (const output of [{ outcome: "failed", runner_exit: 1, score: "NaN" }, { name: "lint", conclusion: "failure" }, { run_state: "errored" }, { runner_exit: 2 }]) {
+      expect(summarizeOutcome({ output }).kind, JSON.stringify(output)).toBe("error");
+    }
+    for (const output of [{ outcome: "promoted", runner_exit: 0 }, { conclusion: "success" }, { symbol: "ACME", exit_price: 12.5 }, { failover_state: "standby", last_failure: "failed" }]) {
+      expect(summarizeOutcome({ output }).kind, JSON.stringify(output)).toBe("ok");
+    }
+  });
+
   it("reads a subject that failed, said first, as a failure, and a terminal that printed only its prompt as empty", () => {
     // Recorded shapes: tau2-bench's run_speed_test, a Cursor terminal capture showing only the shell prompt.
     for (const output of ["Speed test failed: No Connection.", "Upload failed", "Login failed. Check your password."]) {
@@ -381,6 +403,12 @@ describe("transient failures earn retries", () => {
     }
     const fetchUrl = { tool: "fetch_url", args: { url: "https://status.example.com/api" } };
     expect(blocked([{ ...fetchUrl, error: "TypeError: Failed to fetch" }, { ...fetchUrl, error: "TypeError: Failed to fetch" }, fetchUrl])).toBe(false);
+  });
+
+  it("reads a failure that says running it again may work as transient", () => {
+    expect(summarizeOutcome({ error: "Symbol table for ntkrnlmp.pdb not cached. Re-running the plugin may succeed once symbols are cached." }).transient).toBe(true);
+    expect(summarizeOutcome({ error: "Lock held by another process; retrying in a minute should work" }).transient).toBe(true);
+    expect(summarizeOutcome({ error: "Invalid plugin name: windows.malfnd. Re-running will fail the same way." }).transient).toBeUndefined();
   });
 
   it("stops the fifth attempt after four transient failures", () => {
