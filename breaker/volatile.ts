@@ -260,16 +260,21 @@ function mask(value: unknown, inList: boolean, depth: number, walk: Walk): unkno
       const kind = cachedKind(key);
       if (kind === "noise" || kind === "time") out[key] = "<volatile>";
       else if (page && kind === "paging" && (item === null || typeof item !== "object")) out[key] = "<paging>";
-      else if (!inList && (kind === "id" || kind === "counter") && (item === null || typeof item !== "object")) {
-        if (kind === "id") walk.ids.push(String(item));
-        out[key] = `<${kind}>`;
-      } else out[key] = mask(item, inList, depth + 1, walk);
+      else if (!inList && kind === "id" && (item === null || typeof item !== "object")) {
+        walk.ids.push(String(item));
+        out[key] = "<id>";
+      } else if (!inList && kind === "counter" && isCount(item)) out[key] = "<counter>";
+      else out[key] = mask(item, inList, depth + 1, walk);
     }
     return out;
   } finally {
     path.pop();
   }
 }
+
+// A counter counts: a number, or digits in a string ("3", "3/5"). A word under such a key (`next_step: "Deploy"`,
+// a DNA `sequence`) is content.
+const isCount = (item: unknown) => typeof item === "number" || (typeof item === "string" && /^[\d\s/.,:-]+$/.test(item) && /\d/.test(item));
 
 /** A copy of a tool output with its volatile values masked (see the module comment), and the ids it masked. */
 export function maskVolatile(value: unknown): Masked {

@@ -31,6 +31,9 @@ describe("fresh identifiers are not progress", () => {
     const screen = (step: number, view = "Home screen, 12 icons") => summarizeOutcome({ output: { step_idx: step, observation: view, done: false } }).fingerprint;
     expect(screen(3)).toBe(screen(4));
     expect(screen(3)).not.toBe(screen(4, "Settings, Wi-Fi off"));
+    // A word under a counter's name is content: a plan's next step, a DNA sequence.
+    const plan = (next_step: string) => summarizeOutcome({ output: { next_step, done: false } }).fingerprint;
+    expect(plan("Deploy to staging")).not.toBe(plan("Roll back the release"));
     const trial = (wall: number, score: number) => summarizeOutcome({ output: { exp_wall_s: wall, duration_ms: wall * 1000, score } }).fingerprint;
     expect(trial(78.5, 52.3)).toBe(trial(83.1, 52.3));
     expect(trial(78.5, 52.3)).not.toBe(trial(78.5, 61.0));
