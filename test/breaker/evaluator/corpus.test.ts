@@ -53,11 +53,11 @@ describe("the labelled corpus", () => {
 });
 
 describe("detection on the dev split (tuned on)", () => {
-  // Its figures when last tuned, with held-out sets 34-111 moved in: 1395 of 1689 loops, 143 of 2004 legitimate runs stopped.
-  it("keeps recall >= 0.8259 and a false-positive rate <= 0.0714 with the default policy (its figures when last tuned)", () => {
+  // Its figures when last tuned, with held-out sets 34-120 moved in: 1441 of 1750 loops, 146 of 2071 legitimate runs stopped.
+  it("keeps recall >= 0.8234 and a false-positive rate <= 0.0705 with the default policy (its figures when last tuned)", () => {
     const { figures } = split("dev");
-    expect(figures.recall).toBeGreaterThanOrEqual(0.8259);
-    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0714);
+    expect(figures.recall).toBeGreaterThanOrEqual(0.8234);
+    expect(figures.falsePositiveRate).toBeLessThanOrEqual(0.0705);
   });
 
   it("stops each authored loop with the detector its label names", async () => {
