@@ -262,9 +262,10 @@ function httpStatus(fields: Fields): number | undefined {
 const VERDICT_WORDS = new Set(["status", "state", "outcome", "conclusion", "result"]);
 const verdictKey = (key: string) => VERDICT_WORDS.has(keyWords(key).at(-1) ?? "");
 // Any key that names an exit and ends on it or on its code: `runner_exit`, `exit_status`; not `exit_price`.
+const EXIT_ENDINGS = new Set(["exit", "code", "status"]);
 const exitKey = (key: string) => {
   const words = keyWords(key);
-  return EXIT_KEYS.includes(key) || (words.includes("exit") && ["exit", "code", "status"].includes(words.at(-1)!));
+  return EXIT_KEYS.includes(key) || (words.includes("exit") && EXIT_ENDINGS.has(words.at(-1)!));
 };
 
 // A failure said in a verdict field: {"status": "error"}, {"outcome": "failed"}, {"conclusion": "failure"}.
